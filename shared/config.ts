@@ -1,0 +1,184 @@
+// The one place that reads the environment. Everything else receives the
+// typed, frozen Config built here (workers get it through workerData), so a
+// setting has exactly one name, one default and one parser.
+import { existsSync, readFileSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { dirname, isAbsolute, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { z } from 'zod';
+
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+
+/** Expands a leading `~` to the user's home directory. */
+export function expandTilde(p: string): string {
+  if (p === '~') return homedir();
+  if (p.startsWith('~/')) return join(homedir(), p.slice(2));
+  return p;
+}
+
+/** A port is valid when it is an integer 1..65535 written in decimal. */
+export function parsePort(raw: string | undefined): number | null {
+  if (raw === undefined || !/^\d{1,5}$/.test(raw.trim())) return null;
+  const n = Number(raw.trim());
+  return n >= 1 && n <= 65535 ? n : null;
+}
+
+const blankToUndefined = (v: unknown) => (typeof v === 'string' && v.trim() === '' ? undefined : v);
+const optionalString = z.preprocess(blankToUndefined, z.string().optional());
+
+const EnvSchema = z.object({
+  SVC_HOME: optionalString,
+  SVC_API_PORT: optionalString,
+  SVC_AWAIT_PORT: optionalString,
+  HOST: optionalString,
+  STUDIO_ACCESS_TOKEN: optionalString,
+  SVC_ALLOW_INSECURE: optionalString,
+  LOG_LEVEL: z.preprocess(
+    (v) => (typeof v === 'string' ? v.trim().toLowerCase() : v),
+    z.enum(LOG_LEVELS).catch('info'),
+  ),
+  NODE_ENV: optionalString,
+  SVC_DB_PATH: optionalString,
+  SVC_VERSION: optionalString,
+  SVC_MCP_BIN_DIR: optionalString,
+  SVC_APPROVAL_TTL_MS: z.preprocess(
+    (v) => (typeof v === 'string' && v.trim() !== '' ? Number(v) : undefined),
+    z.number().int().positive().optional().catch(undefined),
+  ),
+  SVC_SECRETS_MASTER_KEY: optionalString,
+  OTEL_EXPORTER_OTLP_ENDPOINT: optionalString,
+  OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: optionalString,
+  OPENCLAW_STATE_DIR: optionalString,
+  GATEWAY_STATE_DIR: optionalString,
+  CLAWDBOT_STATE_DIR: optionalString,
+  SVC_SERVER_PATH: optionalString,
+  SVC_TAIL_INTERVAL_MS: z.preprocess(
+    (v) => (typeof v === 'string' && v.trim() !== '' ? Number(v) : undefined),
+    z.number().int().min(10).max(60_000).optional().catch(undefined),
+  ),
+  DISPLAY: optionalString,
+  WAYLAND_DISPLAY: optionalString,
+  CI: optionalString,
+});
+
+export type LogLevel = (typeof LOG_LEVELS)[number];
+
+export interface Config {
+  /** svc's own state directory (`SVC_HOME`, default `~/.svc`). */
+  readonly svcHome: string;
+  readonly dbPath: string;
+  /** `SVC_API_PORT` when it is a valid port; null means "scan 18790-18809". */
+  readonly apiPort: number | null;
+  /** Set by `svc restart`: wait for the pinned port to free before binding. */
+  readonly awaitPort: boolean;
+  readonly host: string;
+  /** The access-gate token from the environment (blank = unset). */
+  readonly accessToken: string | null;
+  readonly allowInsecure: boolean;
+  readonly logLevel: LogLevel;
+  readonly nodeEnv: string;
+  readonly isDevelopment: boolean;
+  readonly version: string;
+  readonly mcpBinDir: string;
+  readonly approvalTtlMs: number;
+  readonly secretsMasterKey: string | null;
+  readonly otlpEndpoint: string | null;
+  readonly otlpTracesEndpoint: string | null;
+  /** The OpenClaw gateway's state directory (config, .env, state db). */
+  readonly gatewayStateDir: string;
+  readonly serverPath: string | null;
+  /** Poll interval of the tail worker (spec: 750 ms). */
+  readonly tailIntervalMs: number;
+  /** Whether a browser can be opened (a display exists and this is not CI). */
+  readonly canOpenBrowser: boolean;
+  /** The package's root folder (where package.json lives). */
+  readonly packageRoot: string;
+}
+
+export const DEFAULT_APPROVAL_TTL_MS = 10 * 60_000;
+export const DEFAULT_TAIL_INTERVAL_MS = 750;
+
+function findPackageRoot(): string {
+  let dir = dirname(fileURLToPath(import.meta.url));
+  for (let i = 0; i < 6; i++) {
+    if (existsSync(join(dir, 'package.json'))) return dir;
+    dir = dirname(dir);
+  }
+  return process.cwd();
+}
+
+function packageVersion(root: string): string {
+  try {
+    const parsed = z.object({ version: z.string() }).safeParse(
+      JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')),
+    );
+    return parsed.success ? parsed.data.version : '0.0.0';
+  } catch (err) {
+    // A missing or unreadable package.json only loses the version string.
+    console.warn(`svc: could not read package version: ${(err as Error).message}`);
+    return '0.0.0';
+  }
+}
+
+const abs = (p: string) => resolve(expandTilde(p));
+
+/** Picks the gateway state dir: explicit variables first, then existing legacy homes. */
+function gatewayStateDirFrom(env: z.infer<typeof EnvSchema>): string {
+  const explicit = env.OPENCLAW_STATE_DIR ?? env.GATEWAY_STATE_DIR ?? env.CLAWDBOT_STATE_DIR;
+  if (explicit) return abs(explicit);
+  const candidates = ['.openclaw', '.clawdbot', '.moltbot'].map((d) => join(homedir(), d));
+  return candidates.find((d) => existsSync(d)) ?? (candidates[0] as string);
+}
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const e = EnvSchema.parse(env);
+  const packageRoot = findPackageRoot();
+  const svcHome = abs(e.SVC_HOME ?? '~/.svc');
+  const nodeEnv = e.NODE_ENV ?? 'production';
+  const mcpBinDir = e.SVC_MCP_BIN_DIR ? abs(e.SVC_MCP_BIN_DIR) : join(packageRoot, 'dist', 'bin', 'mcp');
+  const dbPath = e.SVC_DB_PATH ? abs(e.SVC_DB_PATH) : join(svcHome, 'svc.db');
+  const truthy = (v: string | undefined) => v === '1' || v?.toLowerCase() === 'true';
+  return Object.freeze({
+    svcHome,
+    dbPath,
+    apiPort: parsePort(e.SVC_API_PORT),
+    awaitPort: truthy(e.SVC_AWAIT_PORT),
+    host: e.HOST?.trim() ?? '127.0.0.1',
+    accessToken: e.STUDIO_ACCESS_TOKEN?.trim() ?? null,
+    allowInsecure: e.SVC_ALLOW_INSECURE === '1',
+    logLevel: e.LOG_LEVEL,
+    nodeEnv,
+    isDevelopment: nodeEnv === 'development',
+    version: e.SVC_VERSION ?? packageVersion(packageRoot),
+    mcpBinDir: isAbsolute(mcpBinDir) ? mcpBinDir : resolve(mcpBinDir),
+    approvalTtlMs: e.SVC_APPROVAL_TTL_MS ?? DEFAULT_APPROVAL_TTL_MS,
+    secretsMasterKey: e.SVC_SECRETS_MASTER_KEY ?? null,
+    otlpEndpoint: e.OTEL_EXPORTER_OTLP_ENDPOINT ?? null,
+    otlpTracesEndpoint: e.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT ?? null,
+    gatewayStateDir: gatewayStateDirFrom(e),
+    serverPath: e.SVC_SERVER_PATH ? abs(e.SVC_SERVER_PATH) : null,
+    tailIntervalMs: e.SVC_TAIL_INTERVAL_MS ?? DEFAULT_TAIL_INTERVAL_MS,
+    canOpenBrowser: !truthy(e.CI) && (process.platform !== 'linux' || Boolean(e.DISPLAY ?? e.WAYLAND_DISPLAY)),
+    packageRoot,
+  });
+}
+
+/**
+ * Reads one environment variable by name, for the features that resolve a
+ * user-written `${NAME}` template (settings token, gateway config). Kept here
+ * so that this file stays the only reader of `process.env`.
+ */
+export function lookupEnv(name: string): string | undefined {
+  const v = process.env[name];
+  return v === undefined || v === '' ? undefined : v;
+}
+
+/** The environment for a child process: this process's, plus overrides (undefined removes). */
+export function childEnv(overrides: Record<string, string | undefined> = {}): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = { ...process.env };
+  for (const [k, v] of Object.entries(overrides)) {
+    if (v === undefined) delete env[k];
+    else env[k] = v;
+  }
+  return env;
+}

@@ -1,0 +1,49 @@
+// The chat-messages table: one transcript entry (JSON) per row; the row id is
+// the stream cursor; inserts are idempotent on entryId.
+import type { Db } from './open.ts';
+import type { Tx } from './tx.ts';
+
+export interface ChatRow {
+  id: number;
+  entryId: string;
+  sessionKey: string;
+  /** The transcript entry as JSON text. */
+  entry: string;
+  createdAt: number;
+}
+
+export interface ChatMessages {
+  /** Inserts entries that carry an entryId; returns the rows actually inserted (duplicates skipped). */
+  insert(sessionKey: string, entries: ReadonlyArray<Record<string, unknown>>): ChatRow[];
+  maxId(): number;
+}
+
+export function createChatMessages(
+  db: Db,
+  tx: Tx,
+  onCommitted?: (rows: ChatRow[]) => void,
+  now: () => number = Date.now,
+): ChatMessages {
+  const insertStmt = db.prepare(
+    `INSERT INTO chat_messages (entry_id, session_key, entry, created_at) VALUES (?, ?, ?, ?)
+     ON CONFLICT (entry_id) DO NOTHING
+     RETURNING id, entry_id AS entryId, session_key AS sessionKey, entry, created_at AS createdAt`,
+  );
+  const maxIdStmt = db.prepare('SELECT COALESCE(MAX(id), 0) FROM chat_messages').pluck();
+  return {
+    insert(sessionKey, entries) {
+      const rows = tx.run(() => {
+        const out: ChatRow[] = [];
+        for (const e of entries) {
+          if (typeof e.entryId !== 'string' || e.entryId === '') continue;
+          const row = insertStmt.get(e.entryId, sessionKey, JSON.stringify({ ...e, sessionKey }), now()) as ChatRow | undefined;
+          if (row) out.push(row);
+        }
+        return out;
+      });
+      if (rows.length > 0 && onCommitted) tx.afterCommit(() => onCommitted(rows));
+      return rows;
+    },
+    maxId: () => maxIdStmt.get() as number,
+  };
+}

@@ -1,0 +1,108 @@
+// Numbered migrations, tracked in PRAGMA user_version. The schema exists only
+// here; the health check derives "what the schema should be" by applying these
+// to an in-memory database, so there is no second list to keep in step.
+import Database from 'better-sqlite3';
+import type { Db } from './open.ts';
+
+export interface Migration {
+  version: number;
+  name: string;
+  sql: string;
+}
+
+export const MIGRATIONS: readonly Migration[] = [
+  {
+    version: 1,
+    name: 'settings, chat messages, orchestration event log',
+    sql: `
+      CREATE TABLE settings (
+        key TEXT PRIMARY KEY,
+        value TEXT NOT NULL,
+        updated_at INTEGER NOT NULL
+      );
+
+      -- One transcript entry (JSON) per row. AUTOINCREMENT: the row id is a
+      -- stream cursor, so an id must never be reused after a delete.
+      CREATE TABLE chat_messages (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        entry_id TEXT NOT NULL UNIQUE,
+        session_key TEXT NOT NULL,
+        entry TEXT NOT NULL,
+        created_at INTEGER NOT NULL
+      );
+      CREATE INDEX chat_messages_session ON chat_messages (session_key, id);
+
+      -- The orchestration event log: append-only, never pruned.
+      CREATE TABLE events (
+        seq INTEGER PRIMARY KEY AUTOINCREMENT,
+        id TEXT NOT NULL UNIQUE,
+        ts INTEGER NOT NULL,
+        kind TEXT NOT NULL,
+        team_id TEXT,
+        task_id TEXT,
+        agent_id TEXT,
+        runtime TEXT,
+        trace_id TEXT,
+        span_id TEXT,
+        parent_span_id TEXT,
+        correlation_id TEXT,
+        data TEXT NOT NULL DEFAULT '{}',
+        tenant_id TEXT,
+        created_at INTEGER NOT NULL
+      );
+      CREATE INDEX events_team ON events (team_id, seq);
+      CREATE INDEX events_task ON events (task_id, seq);
+      CREATE INDEX events_agent ON events (agent_id, seq);
+      CREATE INDEX events_trace ON events (trace_id, seq);
+      CREATE INDEX events_kind ON events (kind, seq);
+    `,
+  },
+];
+
+export const LATEST_VERSION = MIGRATIONS.reduce((m, x) => Math.max(m, x.version), 0);
+
+/**
+ * Applies pending migrations. Several processes may open the file at once
+ * (the server and the MCP stdio binaries), so the version is re-read inside
+ * an IMMEDIATE transaction, which holds the write lock.
+ */
+export function migrate(db: Db): void {
+  const current = () => db.pragma('user_version', { simple: true }) as number;
+  if (current() >= LATEST_VERSION) return;
+  const run = db.transaction(() => {
+    const from = current();
+    for (const m of MIGRATIONS) {
+      if (m.version <= from) continue;
+      db.exec(m.sql);
+      db.pragma(`user_version = ${m.version}`);
+    }
+  });
+  run.immediate();
+}
+
+export interface DeclaredTable {
+  name: string;
+  columns: string[];
+}
+
+/** Tables and columns the migrations declare, read from a scratch in-memory database. */
+export function declaredSchema(): DeclaredTable[] {
+  const mem = new Database(':memory:');
+  try {
+    migrate(mem);
+    return listTables(mem);
+  } finally {
+    mem.close();
+  }
+}
+
+export function listTables(db: Db): DeclaredTable[] {
+  const names = db
+    .prepare(`SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name`)
+    .pluck()
+    .all() as string[];
+  return names.map((name) => ({
+    name,
+    columns: (db.prepare(`SELECT name FROM pragma_table_info(?)`).pluck().all(name) as string[]),
+  }));
+}

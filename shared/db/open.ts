@@ -1,0 +1,43 @@
+// Opens svc's SQLite database: WAL, busy_timeout, foreign keys, migrated.
+// Each thread (supervisor, each worker, each pool thread, each MCP binary)
+// calls this once at start and passes the handle down; nothing caches it
+// globally, so shared/ stays free of per-thread state.
+import Database from 'better-sqlite3';
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { migrate } from './migrations.ts';
+
+export type Db = Database.Database;
+
+export interface OpenOptions {
+  readonly?: boolean;
+  /** Skip migrations (readers that must not write, such as a backup source). */
+  migrate?: boolean;
+}
+
+export const BUSY_TIMEOUT_MS = 5000;
+
+export function openDatabase(path: string, opts: OpenOptions = {}): Db {
+  const readonly = opts.readonly ?? false;
+  if (!readonly) mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
+  const db = new Database(path, { readonly, fileMustExist: readonly });
+  db.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
+  db.pragma('foreign_keys = ON');
+  if (!readonly) {
+    db.pragma('journal_mode = WAL');
+    // NORMAL in WAL mode: a commit survives a process crash (kill -9), and the
+    // file never corrupts; only an OS crash or power loss can lose the last
+    // transactions. FULL would fsync every commit for that last guarantee.
+    db.pragma('synchronous = NORMAL');
+    if (opts.migrate ?? true) migrate(db);
+  }
+  return db;
+}
+
+/** Checkpoints the WAL into the main file and closes. Errors are the caller's to log. */
+export function checkpointAndClose(db: Db): void {
+  if (db.open) {
+    if (!db.readonly) db.pragma('wal_checkpoint(TRUNCATE)');
+    db.close();
+  }
+}

@@ -1,0 +1,49 @@
+// Transactions with after-commit hooks. Rows that svc itself commits are
+// handed to the live fan-out at commit time (not on the next 750 ms poll), but
+// only once the transaction has really committed: a hook queued inside a
+// transaction runs after the outermost commit and is dropped on rollback.
+import type { Db } from './open.ts';
+
+export interface Tx {
+  /** Runs fn in a transaction (nested calls become savepoints). */
+  run<T>(fn: () => T): T;
+  /** Runs cb after the current transaction commits, or now when none is open. */
+  afterCommit(cb: () => void): void;
+}
+
+export function createTx(db: Db, onHookError: (err: unknown) => void): Tx {
+  const stack: Array<Array<() => void>> = [];
+  const runHooks = (hooks: Array<() => void>) => {
+    for (const h of hooks) {
+      try {
+        h();
+      } catch (err) {
+        // A failing subscriber must not undo or hide a commit that happened.
+        onHookError(err);
+      }
+    }
+  };
+  return {
+    run<T>(fn: () => T): T {
+      const hooks: Array<() => void> = [];
+      stack.push(hooks);
+      let result: T;
+      try {
+        result = db.transaction(fn)();
+      } finally {
+        stack.pop();
+      }
+      const parent = stack[stack.length - 1];
+      if (parent) parent.push(...hooks);
+      else runHooks(hooks);
+      return result;
+    },
+    afterCommit(cb) {
+      const top = stack[stack.length - 1];
+      if (top) top.push(cb);
+      else if (!db.inTransaction) runHooks([cb]);
+      // Inside a raw db.transaction() that did not go through run(): we cannot
+      // see its commit, so we do not publish; the tail worker delivers the row.
+    },
+  };
+}

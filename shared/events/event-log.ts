@@ -1,0 +1,83 @@
+// appendEvent(): the one way an orchestration event enters the log. Data is
+// masked before it is stored; a failed write is logged with its kind and
+// rethrown (never silently dropped), so a board mutation in the same
+// transaction rolls back with it. Committed rows are offered to `onCommitted`
+// (the supervisor's live fan-out) right after commit.
+import { uuidv7 } from '../ids.ts';
+import type { Logger } from '../log.ts';
+import { maskData } from '../redact.ts';
+import type { Db } from '../db/open.ts';
+import type { Tx } from '../db/tx.ts';
+import { EventKind } from './kinds.ts';
+import { EVENT_COLUMNS_SQL, type EventInput, type EventRow } from './types.ts';
+
+export interface EventLog {
+  append(input: EventInput): EventRow;
+  appendMany(inputs: readonly EventInput[]): EventRow[];
+  maxSeq(): number;
+}
+
+export interface EventLogDeps {
+  db: Db;
+  tx: Tx;
+  logger: Logger;
+  onCommitted?: (rows: EventRow[]) => void;
+  now?: () => number;
+}
+
+/** Serialises and masks an event's data; anything but a plain object or array becomes `{}`. */
+export function maskedDataText(data: unknown): string {
+  if (data === undefined || data === null || typeof data !== 'object') return '{}';
+  return JSON.stringify(maskData(data));
+}
+
+export function createEventLog({ db, tx, logger, onCommitted, now = Date.now }: EventLogDeps): EventLog {
+  const insert = db.prepare(
+    `INSERT INTO events (id, ts, kind, team_id, task_id, agent_id, runtime, trace_id, span_id,
+       parent_span_id, correlation_id, data, tenant_id, created_at)
+     VALUES (@id, @ts, @kind, @teamId, @taskId, @agentId, @runtime, @traceId, @spanId,
+       @parentSpanId, @correlationId, @data, @tenantId, @createdAt)
+     RETURNING ${EVENT_COLUMNS_SQL}`,
+  );
+  const maxSeqStmt = db.prepare('SELECT COALESCE(MAX(seq), 0) FROM events').pluck();
+
+  const insertOne = (input: EventInput): EventRow => {
+    const kind = EventKind.parse(input.kind);
+    const t = now();
+    const params = {
+      id: input.id ?? uuidv7(t),
+      ts: typeof input.ts === 'number' && Number.isFinite(input.ts) ? Math.trunc(input.ts) : t,
+      kind,
+      teamId: input.teamId ?? null,
+      taskId: input.taskId ?? null,
+      agentId: input.agentId ?? null,
+      runtime: input.runtime ?? null,
+      traceId: input.traceId ?? null,
+      spanId: input.spanId ?? null,
+      parentSpanId: input.parentSpanId ?? null,
+      correlationId: input.correlationId ?? null,
+      data: maskedDataText(input.data),
+      tenantId: input.tenantId ?? null,
+      createdAt: t,
+    };
+    return insert.get(params) as EventRow;
+  };
+
+  const appendMany = (inputs: readonly EventInput[]): EventRow[] => {
+    if (inputs.length === 0) return [];
+    try {
+      const rows = tx.run(() => inputs.map(insertOne));
+      if (onCommitted) tx.afterCommit(() => onCommitted(rows));
+      return rows;
+    } catch (err) {
+      logger.error({ err, kinds: [...new Set(inputs.map((i) => i.kind))], count: inputs.length }, 'event log write failed');
+      throw err;
+    }
+  };
+
+  return {
+    append: (input) => appendMany([input])[0] as EventRow,
+    appendMany,
+    maxSeq: () => maxSeqStmt.get() as number,
+  };
+}

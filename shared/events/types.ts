@@ -1,0 +1,43 @@
+// The orchestration event row as the spec names it (camelCase on the wire,
+// snake_case in SQL), and the input accepted by appendEvent().
+import type { EventKind } from './kinds.ts';
+
+export interface EventRow {
+  seq: number;
+  id: string;
+  ts: number;
+  kind: EventKind;
+  teamId: string | null;
+  taskId: string | null;
+  agentId: string | null;
+  runtime: string | null;
+  traceId: string | null;
+  spanId: string | null;
+  parentSpanId: string | null;
+  correlationId: string | null;
+  /** JSON text, credential-shaped keys and values masked. */
+  data: string;
+  tenantId: string | null;
+  createdAt: number;
+}
+
+export interface EventInput {
+  kind: EventKind;
+  ts?: number;
+  id?: string;
+  teamId?: string | null;
+  taskId?: string | null;
+  agentId?: string | null;
+  runtime?: string | null;
+  traceId?: string | null;
+  spanId?: string | null;
+  parentSpanId?: string | null;
+  correlationId?: string | null;
+  data?: unknown;
+  tenantId?: string | null;
+}
+
+/** Columns in spec order, with the SQL alias that yields the wire name. */
+export const EVENT_COLUMNS_SQL = `seq, id, ts, kind, team_id AS teamId, task_id AS taskId, agent_id AS agentId,
+  runtime, trace_id AS traceId, span_id AS spanId, parent_span_id AS parentSpanId,
+  correlation_id AS correlationId, data, tenant_id AS tenantId, created_at AS createdAt`;

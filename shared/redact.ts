@@ -1,0 +1,100 @@
+// The one redactor. Every secret-shaped thing that could reach a response, a
+// log line, an event row or an error string passes through here:
+//  - maskData(): deep-masks credential-shaped keys and values of a JSON value;
+//  - redactText(): masks credential-shaped substrings and known secret values
+//    (the gateway token, the access token, provider keys) in free text.
+// Numbers and booleans are never masked, so numeric telemetry survives.
+
+export const MASK = '••••';
+
+/** Key names that hold credentials: normalised (lowercase, alphanumerics only), matched at the end. */
+const SENSITIVE_KEY = /(token|secret|password|passwd|passphrase|apikey|privatekey|accesskey|secretkey|credential|credentials|authorization|cookie|setcookie|signature|masterkey|vaultkey)$/;
+
+export function isSensitiveKey(key: string): boolean {
+  return SENSITIVE_KEY.test(key.toLowerCase().replace(/[^a-z0-9]/g, ''));
+}
+
+/** Substrings that look like credentials whatever key they sit under. */
+const VALUE_PATTERNS: ReadonlyArray<[RegExp, string]> = [
+  [/-----BEGIN [A-Z ]*PRIVATE KEY-----[\s\S]*?(-----END [A-Z ]*PRIVATE KEY-----|$)/g, MASK],
+  [/\b(Bearer|Basic)\s+[A-Za-z0-9._~+/=-]{8,}/gi, `$1 ${MASK}`],
+  [/\bsk-[A-Za-z0-9_-]{16,}/g, MASK],
+  [/\b(ghp|gho|ghu|ghs|ghr)_[A-Za-z0-9]{20,}/g, MASK],
+  [/\bgithub_pat_[A-Za-z0-9_]{20,}/g, MASK],
+  [/\bxox[abposr]-[A-Za-z0-9-]{10,}/g, MASK],
+  [/\bAKIA[0-9A-Z]{16}\b/g, MASK],
+  [/\bAIza[0-9A-Za-z_-]{35}\b/g, MASK],
+  [/\beyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}/g, MASK],
+  // name=value pairs in URLs, env lines and command lines.
+  [/\b([A-Za-z0-9_]*(?:token|secret|password|passwd|api[_-]?key|access[_-]?key|private[_-]?key))(\s*[=:]\s*)(["']?)[^\s"'&,;]{3,}\3/gi, `$1$2$3${MASK}$3`],
+];
+
+export function maskText(s: string): string {
+  let out = s;
+  for (const [re, rep] of VALUE_PATTERNS) out = out.replace(re, rep);
+  return out;
+}
+
+/** Deep-masks a JSON-like value. Returns a new value; the input is not changed. */
+export function maskData(value: unknown, depth = 0): unknown {
+  if (typeof value === 'string') return maskText(value);
+  if (value === null || typeof value !== 'object') return value;
+  if (depth > 32) return MASK; // pathological nesting: refuse to walk further
+  if (Array.isArray(value)) return value.map((v) => maskData(v, depth + 1));
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(value)) {
+    if (isSensitiveKey(k) && v !== null && typeof v !== 'number' && typeof v !== 'boolean') {
+      out[k] = typeof v === 'string' && v === '' ? '' : MASK;
+    } else {
+      out[k] = maskData(v, depth + 1);
+    }
+  }
+  return out;
+}
+
+/** Masks a JSON text; text that is not JSON is masked as plain text. */
+export function maskJsonText(text: string): string {
+  try {
+    return JSON.stringify(maskData(JSON.parse(text)));
+  } catch {
+    // Not JSON: fall back to substring masking, which is safe for any text.
+    return maskText(text);
+  }
+}
+
+/**
+ * A redactor that also knows the exact secret values in play. `secrets` is
+ * called on every use, so a token saved a moment ago is covered at once.
+ */
+export interface Redactor {
+  text(s: string): string;
+  deep<T>(value: T): T;
+}
+
+const MIN_SECRET_LENGTH = 6;
+
+export function createRedactor(secrets: () => Iterable<string | null | undefined>): Redactor {
+  const text = (s: string): string => {
+    let out = maskText(s);
+    for (const secret of secrets()) {
+      if (secret && secret.length >= MIN_SECRET_LENGTH && out.includes(secret)) out = out.split(secret).join(MASK);
+    }
+    return out;
+  };
+  const deep = (value: unknown, depth = 0): unknown => {
+    if (typeof value === 'string') return text(value);
+    if (value === null || typeof value !== 'object' || depth > 32) return value;
+    if (Array.isArray(value)) return value.map((v) => deep(v, depth + 1));
+    const out: Record<string, unknown> = {};
+    for (const [k, v] of Object.entries(value)) {
+      out[k] = isSensitiveKey(k) && typeof v === 'string' && v !== '' ? MASK : deep(v, depth + 1);
+    }
+    return out;
+  };
+  return { text, deep: <T>(v: T) => deep(v) as T };
+}
+
+/** Strips the value of an `access_token` query parameter from a URL for logs. */
+export function stripAccessToken(url: string): string {
+  return url.replace(/([?&]access_token=)[^&#]*/gi, `$1${MASK}`);
+}

@@ -1,0 +1,30 @@
+// Runs every *.test.ts under test/ with node:test through tsx. Node 20's
+// `--test` does not expand globs, so the files are listed here.
+// Usage: node test/run.mjs [path-filter ...]
+import { spawnSync } from 'node:child_process';
+import { readdirSync, statSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+const walk = (dir) =>
+  readdirSync(dir).flatMap((name) => {
+    const p = join(dir, name);
+    if (name === 'bench' || name === 'node_modules') return [];
+    return statSync(p).isDirectory() ? walk(p) : name.endsWith('.test.ts') ? [p] : [];
+  });
+const filters = process.argv.slice(2);
+const files = walk(join(root, 'test'))
+  .map((p) => relative(root, p))
+  .filter((p) => filters.length === 0 || filters.some((f) => p.includes(f)))
+  .sort();
+if (files.length === 0) {
+  console.error('no test files matched');
+  process.exit(1);
+}
+const r = spawnSync(
+  process.execPath,
+  ['--import', 'tsx', '--test', '--test-concurrency=2', '--test-timeout=300000', ...files],
+  { cwd: root, stdio: 'inherit' },
+);
+process.exit(r.status ?? 1);
