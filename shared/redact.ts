@@ -98,3 +98,19 @@ export function createRedactor(secrets: () => Iterable<string | null | undefined
 export function stripAccessToken(url: string): string {
   return url.replace(/([?&]access_token=)[^&#]*/gi, `$1${MASK}`);
 }
+
+/**
+ * A redactor whose knowledge of exact secrets arrives later: the logger is
+ * created before settings are read, and forwards to the full redactor once
+ * set(). Until then it masks credential-shaped text only.
+ */
+export function createLateRedactor(): Redactor & { set(r: Redactor): void } {
+  let inner: Redactor = createRedactor(() => []);
+  return {
+    text: (s) => inner.text(s),
+    deep: (v) => inner.deep(v),
+    set: (r) => {
+      inner = r;
+    },
+  };
+}

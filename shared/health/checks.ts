@@ -1,0 +1,175 @@
+// The boot probe's checks, in the spec's run order. Fatal checks: the state
+// directory is writable, the database passes integrity_check, the schema has
+// every declared table and column. Everything else only degrades. A check
+// whose subject does not exist yet runs as far as it can and says what it
+// skipped (detail.skipped), never a hard-coded ok.
+import { accessSync, constants, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Db } from '../db/open.ts';
+import { declaredSchema, listTables } from '../db/migrations.ts';
+import type { SvcPaths } from '../paths.ts';
+import { httpReachable, tcpReachable, wsHostPort } from './probes.ts';
+import type { McpProbe, VaultHealth } from './types.ts';
+
+export interface CheckOutcome {
+  ok: boolean;
+  message: string;
+  detail?: Record<string, unknown>;
+}
+
+export interface CheckDeps {
+  paths: SvcPaths;
+  db: Db;
+  vault: VaultHealth;
+  /** PRAGMA integrity_check, run off the main thread (pool). */
+  integrityCheck: () => Promise<string[]>;
+  gatewayUrl: () => string | null;
+  apiPort: number | null;
+  mcpProbes: () => McpProbe[];
+  otlpEndpoint: string | null;
+}
+
+export interface CheckDef {
+  id: string;
+  fatal: boolean;
+  /** A check that does not apply to this configuration is left out of the report. */
+  applies?: (deps: CheckDeps) => boolean;
+  run: (deps: CheckDeps) => CheckOutcome | Promise<CheckOutcome>;
+}
+
+const skipped = (message: string, extra: Record<string, unknown> = {}): CheckOutcome => ({
+  ok: true,
+  message,
+  detail: { skipped: true, ...extra },
+});
+
+export const CHECKS: readonly CheckDef[] = [
+  {
+    id: 'svcHomeWritable',
+    fatal: true,
+    run: ({ paths }) => {
+      mkdirSync(paths.home, { recursive: true, mode: 0o700 });
+      accessSync(paths.home, constants.W_OK);
+      const probe = join(paths.home, `.write-probe-${process.pid}`);
+      writeFileSync(probe, 'ok');
+      rmSync(probe);
+      return { ok: true, message: `state directory ${paths.home} is writable` };
+    },
+  },
+  {
+    id: 'vaultPerms',
+    fatal: false,
+    run: ({ vault, paths }) => {
+      const r = vault.checkVaultPerms([paths.deviceIdentityFile]);
+      if (r.skipped) return skipped(r.reason ?? 'skipped');
+      return r.problems.length === 0
+        ? { ok: true, message: 'secrets directory 0700, key files 0600' }
+        : { ok: false, message: `insecure permissions: ${r.problems.join('; ')}`, detail: { problems: r.problems } };
+    },
+  },
+  {
+    id: 'masterKeyBootSentinel',
+    fatal: false,
+    run: ({ vault }) => {
+      if (!vault.vaultPresent()) return skipped('no vault yet (nothing stored); sentinel written on first use');
+      if (!vault.masterKeyOk()) return { ok: false, message: 'master key cannot be loaded' };
+      const s = vault.checkBootSentinel();
+      if (s.state === 'absent') {
+        vault.ensureBootSentinel();
+        return { ok: true, message: 'boot sentinel written' };
+      }
+      return s.state === 'ok'
+        ? { ok: true, message: 'boot sentinel decrypts with the current master key' }
+        : { ok: false, message: 'boot sentinel does not decrypt: the master key changed; stored secrets are unreadable' };
+    },
+  },
+  {
+    id: 'databaseIntegrity',
+    fatal: true,
+    run: async ({ integrityCheck }) => {
+      const rows = await integrityCheck();
+      return rows.length === 1 && rows[0] === 'ok'
+        ? { ok: true, message: 'integrity_check ok' }
+        : { ok: false, message: 'integrity_check failed', detail: { problems: rows.slice(0, 20) } };
+    },
+  },
+  {
+    id: 'databaseSchema',
+    fatal: true,
+    run: ({ db }) => {
+      const actual = new Map(listTables(db).map((t) => [t.name, new Set(t.columns)]));
+      const missing: string[] = [];
+      for (const t of declaredSchema()) {
+        const cols = actual.get(t.name);
+        if (!cols) missing.push(`table ${t.name}`);
+        else for (const c of t.columns) if (!cols.has(c)) missing.push(`${t.name}.${c}`);
+      }
+      return missing.length === 0
+        ? { ok: true, message: `schema complete (user_version ${db.pragma('user_version', { simple: true }) as number})` }
+        : { ok: false, message: `schema incomplete: ${missing.join(', ')}`, detail: { missing } };
+    },
+  },
+  {
+    id: 'apiPortFileMatches',
+    fatal: false,
+    run: ({ apiPort, paths }) => {
+      if (apiPort === null) return skipped('no API port bound yet');
+      let text: string;
+      try {
+        text = readFileSync(paths.apiPortFile, 'utf8').trim();
+      } catch (err) {
+        return { ok: false, message: `cannot read ${paths.apiPortFile}: ${(err as NodeJS.ErrnoException).code ?? 'error'}` };
+      }
+      return text === String(apiPort)
+        ? { ok: true, message: `api-port.txt holds ${apiPort}` }
+        : { ok: false, message: `api-port.txt holds ${text || '(empty)'}, bound port is ${apiPort}` };
+    },
+  },
+  {
+    id: 'mcpServersHealthy',
+    fatal: false,
+    run: async ({ mcpProbes }) => {
+      const probes = mcpProbes();
+      if (probes.length === 0) return skipped('no in-process MCP servers are registered in this build');
+      const results = await Promise.all(
+        probes.map(async (p) => {
+          try {
+            return { name: p.name, ok: true, tools: (await p.listTools()).length };
+          } catch (err) {
+            return { name: p.name, ok: false, error: (err as Error).message };
+          }
+        }),
+      );
+      const failed = results.filter((r) => !r.ok).map((r) => r.name);
+      return failed.length === 0
+        ? { ok: true, message: `${results.length} MCP servers answer tools/list`, detail: { servers: results } }
+        : { ok: false, message: `MCP servers not answering: ${failed.join(', ')}`, detail: { servers: results } };
+    },
+  },
+  {
+    id: 'gatewayReachable',
+    fatal: false,
+    run: async ({ gatewayUrl }) => {
+      const url = gatewayUrl();
+      if (!url) return skipped('no gatewayUrl configured');
+      const hp = wsHostPort(url);
+      if (!hp) return { ok: false, message: 'gatewayUrl is not a ws:// or wss:// URL' };
+      const r = await tcpReachable(hp.host, hp.port);
+      const detail = { url, handshake: 'skipped: no gateway protocol client in this build' };
+      return r.ok
+        ? { ok: true, message: `gateway port ${hp.port} reachable`, detail }
+        : { ok: false, message: `gateway not reachable at ${hp.host}:${hp.port} (${r.error})`, detail };
+    },
+  },
+  {
+    id: 'otelExporterReachable',
+    fatal: false,
+    applies: ({ otlpEndpoint }) => otlpEndpoint !== null,
+    run: async ({ otlpEndpoint }) => {
+      const r = await httpReachable(otlpEndpoint as string);
+      return r.ok
+        ? { ok: true, message: `OTLP collector answered (HTTP ${r.status})` }
+        : { ok: false, message: `OTLP collector not reachable (${r.error})` };
+    },
+  },
+];

@@ -1,0 +1,69 @@
+// The composition root of the HTTP front door. buildApp() is what tests use
+// with inject(); main.ts builds it the same way and binds it.
+import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import { join } from 'node:path';
+import type { AppDeps } from './deps.ts';
+import { gateVerdict, GATE_ERROR } from './plugins/access-gate.ts';
+import { registerDevCors } from './plugins/dev-cors.ts';
+import { registerErrorHandling } from './plugins/errors.ts';
+import { hostGuardVerdict, isLoopbackAddress, type HostGuardOptions } from './plugins/host-guard.ts';
+import { createStaticUi } from './plugins/static-ui.ts';
+import { healthRoutes } from './routes/health.ts';
+import { obsIngestRoutes } from './routes/obs-ingest.ts';
+import { obsStreamRoutes } from './routes/obs-stream.ts';
+import { settingsRoutes } from './routes/settings.ts';
+import { systemVersionRoutes } from './routes/system-version.ts';
+
+export const BODY_LIMIT_BYTES = 2 * 1024 * 1024;
+/** Time allowed to receive a whole request (headers and body). */
+export const REQUEST_TIMEOUT_MS = 30_000;
+
+export function hostGuardOptions(deps: Pick<AppDeps, 'config' | 'boundPort'>): HostGuardOptions {
+  return {
+    enabled: isLoopbackAddress(deps.config.host),
+    allowAnyOrigin: deps.config.isDevelopment,
+    boundPort: deps.boundPort,
+  };
+}
+
+export function buildApp(deps: AppDeps): FastifyInstance {
+  const app = Fastify({
+    loggerInstance: deps.logger as FastifyBaseLogger,
+    bodyLimit: BODY_LIMIT_BYTES,
+    requestTimeout: REQUEST_TIMEOUT_MS,
+    onProtoPoisoning: 'error',
+    onConstructorPoisoning: 'error',
+    disableRequestLogging: deps.config.logLevel !== 'debug' && deps.config.logLevel !== 'trace',
+    return503OnClosing: true,
+  });
+
+  registerErrorHandling(app, deps.redactor);
+
+  // Order matters: the rebinding guard, then the gate, then CORS, all before routing.
+  const guard = hostGuardOptions(deps);
+  app.addHook('onRequest', async (req, reply) => {
+    const problem = hostGuardVerdict(req.headers, guard);
+    if (problem) return reply.code(403).send({ error: `forbidden: ${problem}` });
+    const v = gateVerdict(deps.gate, req.method, req.url, req.headers);
+    if (v.kind === 'deny') return reply.code(401).send(GATE_ERROR);
+    if (v.kind === 'redirect') return reply.header('Set-Cookie', v.setCookie).redirect(v.location, 302);
+    if (v.setCookie) void reply.header('Set-Cookie', v.setCookie);
+    return undefined;
+  });
+  if (deps.config.isDevelopment) registerDevCors(app);
+
+  settingsRoutes(app, deps);
+  healthRoutes(app, deps);
+  obsStreamRoutes(app, deps);
+  obsIngestRoutes(app, deps);
+  systemVersionRoutes(app, deps);
+
+  const ui = createStaticUi(join(deps.config.packageRoot, 'ui', 'dist'));
+  app.setNotFoundHandler((req, reply) => {
+    const path = req.url.split('?')[0] ?? '';
+    const isApi = path.toLowerCase() === '/api' || path.toLowerCase().startsWith('/api/');
+    if (!isApi && (req.method === 'GET' || req.method === 'HEAD') && ui.serve(req, reply)) return;
+    void reply.code(404).send({ error: 'not found' });
+  });
+  return app;
+}

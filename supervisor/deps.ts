@@ -1,0 +1,54 @@
+// What routes are given: built once in main.ts (or by a test), passed down.
+import type { Config } from '../shared/config.ts';
+import type { Db } from '../shared/db/open.ts';
+import type { Tx } from '../shared/db/tx.ts';
+import type { ChatMessages, ChatRow } from '../shared/db/chat-messages.ts';
+import type { SettingsTable } from '../shared/db/settings-table.ts';
+import type { EventLog } from '../shared/events/event-log.ts';
+import type { EventQueries } from '../shared/events/queries.ts';
+import type { EventRow } from '../shared/events/types.ts';
+import type { BootReport } from '../shared/health/types.ts';
+import type { Logger } from '../shared/log.ts';
+import type { SvcPaths } from '../shared/paths.ts';
+import type { Redactor } from '../shared/redact.ts';
+import type { SettingsPatch, SettingsPatchResult, SettingsViewShape } from './settings-service.ts';
+import type { Gate } from './plugins/access-gate.ts';
+import type { SseRegistry } from './sse.ts';
+import type { StreamHub } from './stream-hub.ts';
+import type { UpgradeRegistry } from './upgrade.ts';
+
+export interface SettingsService {
+  view(): SettingsViewShape;
+  validate(body: unknown): SettingsPatchResult;
+  save(patch: SettingsPatch): void;
+  /** The resolved gateway URL (never the token). */
+  gatewayUrl(): string;
+}
+
+export interface HealthService {
+  /** The cached report, or one computed now when boot has not finished. */
+  get(): Promise<BootReport>;
+  recheck(): Promise<BootReport>;
+}
+
+export interface AppDeps {
+  config: Config;
+  logger: Logger;
+  redactor: Redactor;
+  paths: SvcPaths;
+  db: Db;
+  tx: Tx;
+  settingsTable: SettingsTable;
+  eventLog: EventLog;
+  eventQueries: EventQueries;
+  chatMessages: ChatMessages;
+  hubs: { events: StreamHub<EventRow>; chat: StreamHub<ChatRow> };
+  sse: SseRegistry;
+  settings: SettingsService;
+  health: HealthService;
+  gate: Gate;
+  upgrades: UpgradeRegistry;
+  boundPort: () => number | null;
+  /** Best-effort reconnect of the server-side gateway connection (gateway issue). */
+  onGatewaySettingsChanged: () => void;
+}

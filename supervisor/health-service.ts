@@ -1,0 +1,26 @@
+// Caches the boot report. Before the boot probe finishes, a request computes
+// one on demand; concurrent requests share one computation.
+import type { BootReport } from '../shared/health/types.ts';
+import { runBootProbe, type ReportDeps } from '../shared/health/report.ts';
+import type { HealthService } from './deps.ts';
+
+export function createHealthService(deps: () => ReportDeps): HealthService & { boot(): Promise<BootReport> } {
+  let cached: BootReport | null = null;
+  let inflight: Promise<BootReport> | null = null;
+  const compute = () => {
+    inflight ??= runBootProbe(deps()).finally(() => {
+      inflight = null;
+    });
+    return inflight;
+  };
+  const computeAndCache = async () => {
+    const r = await compute();
+    cached = r;
+    return r;
+  };
+  return {
+    get: () => (cached ? Promise.resolve(cached) : compute()),
+    recheck: computeAndCache,
+    boot: computeAndCache,
+  };
+}

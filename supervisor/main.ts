@@ -1,0 +1,114 @@
+// svc's entry point: read config, refuse an unsafe bind, build the runtime,
+// bind, write api-port.txt, run the boot probe, and shut down gracefully on
+// SIGINT/SIGTERM (stop accepting, let in-flight requests finish, close
+// streams, stop workers, checkpoint the WAL, close the DB, remove the port file).
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { loadConfig } from '../shared/config.ts';
+import { createLogger } from '../shared/log.ts';
+import { createLateRedactor } from '../shared/redact.ts';
+import { buildApp, hostGuardOptions } from './app.ts';
+import { bindServer } from './bind.ts';
+import { TOKEN_RE } from './plugins/access-gate.ts';
+import { isLoopbackAddress } from './plugins/host-guard.ts';
+import { createRuntime, gateToken } from './runtime.ts';
+import { attachUpgradeHandling } from './upgrade.ts';
+
+const SHUTDOWN_DEADLINE_MS = 15_000;
+const DRAIN_DEADLINE_MS = 5_000;
+
+async function main(): Promise<void> {
+  const t0 = performance.now();
+  const config = loadConfig();
+
+  const token = gateToken(config);
+  if (!isLoopbackAddress(config.host) && !(token && TOKEN_RE.test(token)) && !config.allowInsecure) {
+    console.error(
+      `SECURITY: refusing to bind ${config.host}, a non-loopback address, without STUDIO_ACCESS_TOKEN. ` +
+        'Set a token, bind 127.0.0.1, or set SVC_ALLOW_INSECURE=1 to accept the risk.',
+    );
+    process.exit(1);
+  }
+
+  // The logger exists before the runtime's redactor; it forwards to it once built.
+  const redactor = createLateRedactor();
+  const logger = createLogger({ level: config.logLevel, redactor });
+  process.on('uncaughtException', (err) => logger.error({ err }, 'uncaught exception (process kept alive)'));
+  process.on('unhandledRejection', (err) => logger.error({ err }, 'unhandled rejection (process kept alive)'));
+
+  const runtime = createRuntime(config, logger);
+  redactor.set(runtime.deps.redactor);
+  const app = buildApp(runtime.deps);
+  attachUpgradeHandling(app.server, {
+    gate: runtime.deps.gate,
+    hostGuard: hostGuardOptions(runtime.deps),
+    registry: runtime.deps.upgrades,
+    logger,
+  });
+  await app.ready();
+
+  let port: number;
+  try {
+    port = await bindServer(app.server, config, logger);
+  } catch (err) {
+    logger.error({ err }, 'could not bind');
+    console.error(`svc: ${(err as Error).message}`);
+    await runtime.close();
+    process.exit(1);
+  }
+  runtime.setBoundPort(port);
+  const portFile = runtime.deps.paths.apiPortFile;
+  writeFileSync(portFile, `${port}\n`);
+  const url = `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${port}`;
+  logger.info({ port, host: config.host, bootMs: Math.round(performance.now() - t0) }, 'svc ready');
+  console.log(`svc ${config.version} ready on ${url}`);
+
+  let shuttingDown = false;
+  const shutdown = async (reason: string, code: number) => {
+    if (shuttingDown) return;
+    shuttingDown = true;
+    logger.info({ reason }, 'shutting down');
+    setTimeout(() => {
+      logger.error('shutdown deadline passed; exiting');
+      process.exit(code || 1);
+    }, SHUTDOWN_DEADLINE_MS).unref();
+    const server = app.server;
+    const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+    runtime.deps.sse.closeAll();
+    // In-flight requests finish; connections that fall idle are closed as they do.
+    const idle = setInterval(() => server.closeIdleConnections(), 50);
+    const force = setTimeout(() => server.closeAllConnections(), DRAIN_DEADLINE_MS);
+    await closed;
+    clearInterval(idle);
+    clearTimeout(force);
+    await app.close();
+    try {
+      await runtime.close();
+    } catch (err) {
+      logger.error({ err }, 'closing the runtime failed');
+    }
+    try {
+      if (readFileSync(portFile, 'utf8').trim() === String(port)) rmSync(portFile, { force: true });
+    } catch (err) {
+      // Already gone (e.g. removed by `svc stop`): nothing to clean.
+      logger.debug({ err }, 'port file not removed');
+    }
+    logger.info('stopped');
+    process.exit(code);
+  };
+  process.once('SIGINT', () => void shutdown('SIGINT', 0));
+  process.once('SIGTERM', () => void shutdown('SIGTERM', 0));
+
+  const report = await runtime.bootProbe();
+  if (report.fatal.length > 0) {
+    logger.fatal({ fatal: report.fatal, checks: report.checks.filter((c) => !c.ok) }, 'fatal boot check failed');
+    console.error(`svc: fatal boot check failed: ${report.fatal.join(', ')}`);
+    await shutdown('fatal boot check', 1);
+  } else if (report.degraded.length > 0) {
+    logger.warn({ degraded: report.degraded }, 'running degraded');
+  }
+}
+
+main().catch((err: unknown) => {
+  console.error('svc: failed to start:', err instanceof Error ? err.message : String(err));
+  process.exit(1);
+});

@@ -1,0 +1,49 @@
+// DNS-rebinding guard (beyond the spec). While svc is bound to a loopback
+// address, a request whose Host is not a loopback name, or whose Origin
+// (when present) is not the dashboard's own, is refused with 403 before
+// routing — MCP and WebSocket upgrades included. Without this, any web page
+// could resolve its own hostname to 127.0.0.1 and drive the dashboard.
+import type { IncomingHttpHeaders } from 'node:http';
+
+const LOOPBACK_NAMES = /^(localhost|[a-z0-9-]+\.localhost|127(?:\.\d{1,3}){3}|\[::1\]|::1)$/i;
+
+export function isLoopbackAddress(host: string): boolean {
+  const h = host.trim().toLowerCase();
+  return h === 'localhost' || h === '::1' || h === '[::1]' || /^127(?:\.\d{1,3}){3}$/.test(h);
+}
+
+function splitHostPort(value: string): { host: string; port: number | null } {
+  const m = /^(\[[^\]]+\]|[^:]+)(?::(\d+))?$/.exec(value.trim());
+  if (!m) return { host: value, port: null };
+  return { host: m[1] as string, port: m[2] ? Number(m[2]) : null };
+}
+
+export interface HostGuardOptions {
+  /** Guard only while bound to a loopback address. */
+  enabled: boolean;
+  /** Development mode: the UI dev server is another origin, so Origin is not checked. */
+  allowAnyOrigin: boolean;
+  boundPort: () => number | null;
+}
+
+/** Returns why a request must be refused, or null when it may pass. */
+export function hostGuardVerdict(headers: IncomingHttpHeaders, opts: HostGuardOptions): string | null {
+  if (!opts.enabled) return null;
+  const hostHeader = headers.host;
+  if (typeof hostHeader !== 'string' || !LOOPBACK_NAMES.test(splitHostPort(hostHeader).host)) {
+    return 'Host header is not a loopback name';
+  }
+  const origin = headers.origin;
+  if (origin === undefined || opts.allowAnyOrigin) return null;
+  let url: URL;
+  try {
+    url = new URL(origin);
+  } catch {
+    // "null" or garbage: an opaque origin is never the dashboard itself.
+    return 'Origin is not this dashboard';
+  }
+  const port = url.port ? Number(url.port) : url.protocol === 'https:' ? 443 : 80;
+  const bound = opts.boundPort();
+  if (!LOOPBACK_NAMES.test(url.hostname) || (bound !== null && port !== bound)) return 'Origin is not this dashboard';
+  return null;
+}

@@ -1,0 +1,32 @@
+// The piscina pool for short jobs. Created on first use (boot does not pay
+// for threads it may not need), threads exit when idle, every job has a
+// timeout.
+import { Piscina } from 'piscina';
+import { workerEntry } from './supervision.ts';
+
+export const JOB_TIMEOUT_MS = 60_000;
+
+export interface JobPool {
+  integrityCheck(dbPath: string): Promise<string[]>;
+  destroy(): Promise<void>;
+}
+
+export function createJobPool(): JobPool {
+  let pool: Piscina | null = null;
+  const get = () =>
+    (pool ??= new Piscina({
+      filename: workerEntry('../workers/jobs/db-jobs').href,
+      minThreads: 0,
+      maxThreads: 2,
+      idleTimeout: 30_000,
+    }));
+  const run = async <T>(name: string, arg: unknown): Promise<T> =>
+    (await get().run(arg, { name, signal: AbortSignal.timeout(JOB_TIMEOUT_MS) })) as T;
+  return {
+    integrityCheck: (dbPath) => run<string[]>('integrityCheck', { dbPath }),
+    destroy: async () => {
+      if (pool) await pool.destroy();
+      pool = null;
+    },
+  };
+}

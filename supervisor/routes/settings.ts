@@ -1,0 +1,29 @@
+// GET/POST /api/settings (spec "Settings and health"). The raw gateway token
+// is never part of any reply.
+import type { FastifyInstance } from 'fastify';
+import type { AppDeps } from '../deps.ts';
+import { badRequest, HttpError } from '../http-error.ts';
+
+export function settingsRoutes(app: FastifyInstance, { settings, onGatewaySettingsChanged, logger }: AppDeps): void {
+  app.get('/api/settings', async () => {
+    try {
+      return settings.view();
+    } catch (err) {
+      logger.error({ err }, 'settings read failed');
+      throw new HttpError(500, 'Failed to load settings');
+    }
+  });
+
+  app.post('/api/settings', { config: { badJsonMessage: 'JSON body required' } }, async (req) => {
+    const parsed = settings.validate(req.body);
+    if (!parsed.ok) throw badRequest(parsed.error);
+    try {
+      settings.save(parsed.patch);
+    } catch (err) {
+      logger.error({ err }, 'settings save failed');
+      throw new HttpError(500, 'Failed to save settings');
+    }
+    if (parsed.patch.gatewayUrl !== undefined || parsed.patch.gatewayToken !== undefined) onGatewaySettingsChanged();
+    return { ok: true };
+  });
+}

@@ -1,0 +1,156 @@
+// Builds everything the front door needs for one process: the database and
+// its stores, the live fan-out, the supervised workers, the job pool, the
+// vault, settings and health. main.ts binds it; tests build it directly.
+import { mkdirSync } from 'node:fs';
+import type { Config } from '../shared/config.ts';
+import { createChatMessages, type ChatRow } from '../shared/db/chat-messages.ts';
+import { checkpointAndClose, openDatabase } from '../shared/db/open.ts';
+import { createSettingsTable } from '../shared/db/settings-table.ts';
+import { createTx } from '../shared/db/tx.ts';
+import { createEventLog } from '../shared/events/event-log.ts';
+import { createEventQueries } from '../shared/events/queries.ts';
+import type { EventRow } from '../shared/events/types.ts';
+import type { McpProbe } from '../shared/health/types.ts';
+import type { Logger } from '../shared/log.ts';
+import { svcPaths } from '../shared/paths.ts';
+import { createRedactor } from '../shared/redact.ts';
+import { readStudioAccessToken } from '../shared/settings/index.ts';
+import { createVault } from '../shared/vault/index.ts';
+import { tailContract } from '../shared/channels/tail.ts';
+import type { AppDeps } from './deps.ts';
+import { eventFrame } from './event-frames.ts';
+import { createHealthService } from './health-service.ts';
+import { createGate } from './plugins/access-gate.ts';
+import { createJobPool } from './pool.ts';
+import { createSettingsService } from './settings-service.ts';
+import { SseRegistry, frameRow } from './sse.ts';
+import { StreamHub } from './stream-hub.ts';
+import { Supervisor, workerEntry, type Service } from './supervision.ts';
+import { UpgradeRegistry } from './upgrade.ts';
+
+export const CHAT_BATCH = 500;
+
+export interface Runtime {
+  deps: AppDeps;
+  supervisor: Supervisor;
+  tail: Service<typeof tailContract> | null;
+  /** Runs the boot probe and caches it. */
+  bootProbe(): ReturnType<ReturnType<typeof createHealthService>['boot']>;
+  setBoundPort(port: number | null): void;
+  /** Stops workers and the pool, checkpoints the WAL, closes the database. */
+  close(): Promise<void>;
+}
+
+export interface RuntimeOptions {
+  startWorkers?: boolean;
+  mcpProbes?: () => McpProbe[];
+}
+
+/** The access-gate token: STUDIO_ACCESS_TOKEN, else settings.json's studioAccessToken. */
+export function gateToken(config: Config): string | null {
+  return config.accessToken ?? readStudioAccessToken(svcPaths(config).settingsFile);
+}
+
+export function createRuntime(config: Config, logger: Logger, opts: RuntimeOptions = {}): Runtime {
+  const paths = svcPaths(config);
+  mkdirSync(paths.home, { recursive: true, mode: 0o700 });
+  const db = openDatabase(paths.db);
+  const tx = createTx(db, (err) => logger.error({ err }, 'after-commit hook failed'));
+
+  const settings = createSettingsService({ settingsFile: paths.settingsFile, gatewayStateDir: config.gatewayStateDir, logger });
+  const vault = createVault({ paths, masterKeyOverride: config.secretsMasterKey });
+  const accessToken = gateToken(config);
+  // Every exact secret in play, for the one redactor.
+  const redactor = createRedactor(() => [accessToken, settings.resolved().token, config.secretsMasterKey]);
+
+  const watermarks = new Float64Array(new SharedArrayBuffer(2 * Float64Array.BYTES_PER_ELEMENT));
+  const supervisor = new Supervisor(logger);
+  let tail: Service<typeof tailContract> | null = null;
+  const poke = () => {
+    if (!tail) return;
+    void tail.request('poke', {}).then((r) => {
+      if (!r.ok) logger.debug({ error: r.error }, 'tail poke failed; the next tick delivers');
+    });
+  };
+  const hubs = {
+    events: new StreamHub<EventRow>({ table: 'events', cursorOf: (r) => r.seq, frame: eventFrame, watermarks, poke }),
+    chat: new StreamHub<ChatRow>({
+      table: 'chat',
+      cursorOf: (r) => r.id,
+      frame: (r) => frameRow(r.id, r.entry),
+      watermarks,
+      poke,
+    }),
+  };
+  const eventLog = createEventLog({ db, tx, logger, onCommitted: (rows) => hubs.events.offerCommitted(rows) });
+  const chatMessages = createChatMessages(db, tx, (rows) => hubs.chat.offerCommitted(rows));
+  // Live delivery starts at the rows that exist now; streams replay older rows from their cursor.
+  hubs.events.reset(eventLog.maxSeq());
+  hubs.chat.reset(chatMessages.maxId());
+
+  if (opts.startWorkers ?? true) {
+    tail = supervisor.start({
+      name: 'tail',
+      entry: workerEntry('../workers/tail/main'),
+      contract: tailContract,
+      stopMethod: 'stop',
+      workerData: () => ({ dbPath: paths.db, intervalMs: config.tailIntervalMs, batchSize: CHAT_BATCH, watermarks: watermarks.buffer }),
+      onStart: (client) => {
+        client.on('events', ({ rows }) => hubs.events.offerTailed(rows as EventRow[]));
+        client.on('chat', ({ rows }) => hubs.chat.offerTailed(rows));
+      },
+    });
+  }
+
+  const pool = createJobPool();
+  let boundPort: number | null = null;
+  const health = createHealthService(() => ({
+    config,
+    paths,
+    db,
+    vault,
+    integrityCheck: () => pool.integrityCheck(paths.db),
+    gatewayUrl: () => settings.gatewayUrl(),
+    apiPort: boundPort,
+    mcpProbes: opts.mcpProbes ?? (() => []),
+    otlpEndpoint: config.otlpTracesEndpoint ?? config.otlpEndpoint,
+    workers: () => supervisor.statuses(),
+  }));
+
+  const deps: AppDeps = {
+    config,
+    logger,
+    redactor,
+    paths,
+    db,
+    tx,
+    settingsTable: createSettingsTable(db),
+    eventLog,
+    eventQueries: createEventQueries(db),
+    chatMessages,
+    hubs,
+    sse: new SseRegistry(),
+    settings,
+    health,
+    gate: createGate(accessToken, logger),
+    upgrades: new UpgradeRegistry(),
+    boundPort: () => boundPort,
+    onGatewaySettingsChanged: () => logger.debug('gateway settings changed (no server-side gateway connection in this build)'),
+  };
+
+  return {
+    deps,
+    supervisor,
+    tail,
+    bootProbe: () => health.boot(),
+    setBoundPort: (p) => {
+      boundPort = p;
+    },
+    async close() {
+      deps.sse.closeAll();
+      await supervisor.stopAll();
+      await pool.destroy();
+      checkpointAndClose(db);
+    },
+  };
+}

@@ -1,0 +1,52 @@
+// The settings the routes and the gateway connection read. Resolving them
+// touches up to three files (settings.json, the gateway's .env and
+// openclaw.json), so the result is cached briefly and dropped on every save:
+// GET /api/settings is on the dashboard's hot path. Edits made by hand or by
+// the gateway CLI show within CACHE_MS.
+import { lookupEnv } from '../shared/config.ts';
+import type { Logger } from '../shared/log.ts';
+import {
+  resolveGatewaySettings, saveSettings, settingsView, validateSettingsPatch,
+  type ResolvedGateway, type SettingsPatch, type SettingsPatchResult, type SettingsView,
+} from '../shared/settings/index.ts';
+import type { SettingsService } from './deps.ts';
+
+export type { SettingsPatch, SettingsPatchResult, SettingsView as SettingsViewShape };
+
+export const CACHE_MS = 1000;
+
+export interface CachedSettingsService extends SettingsService {
+  /** The resolved gateway settings, token included: for the gateway connection and the redactor only. */
+  resolved(): ResolvedGateway;
+}
+
+export function createSettingsService(opts: {
+  settingsFile: string;
+  gatewayStateDir: string;
+  logger: Logger;
+  now?: () => number;
+}): CachedSettingsService {
+  const now = opts.now ?? Date.now;
+  const resolveOpts = {
+    settingsFile: opts.settingsFile,
+    gatewayStateDir: opts.gatewayStateDir,
+    lookupEnv,
+    onCorrupt: (err: Error) => opts.logger.warn({ err }, 'a settings or gateway config file is corrupt; using defaults'),
+  };
+  let cache: { at: number; view: SettingsView; resolved: ResolvedGateway } | null = null;
+  const load = () => {
+    if (cache && now() - cache.at < CACHE_MS) return cache;
+    cache = { at: now(), view: settingsView(resolveOpts), resolved: resolveGatewaySettings(resolveOpts) };
+    return cache;
+  };
+  return {
+    view: () => load().view,
+    resolved: () => load().resolved,
+    gatewayUrl: () => load().resolved.gatewayUrl,
+    validate: validateSettingsPatch,
+    save(patch) {
+      cache = null;
+      saveSettings(opts.settingsFile, patch, resolveOpts.onCorrupt);
+    },
+  };
+}

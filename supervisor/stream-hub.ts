@@ -1,0 +1,114 @@
+// The live fan-out for one table (event log or chat messages). Rows arrive
+// two ways: from the tail worker (every tick; rows of any process) and at
+// commit time from svc's own writes. The hub delivers each row once, in
+// cursor order: a committed row that directly follows the watermark goes out
+// at once; one that leaves a gap (another process wrote in between) waits
+// for the tail, which is poked to read now. Each row is framed once and the
+// frames for one subscriber are written in one call per flush.
+import { WATERMARK } from '../shared/channels/tail.ts';
+
+export interface Subscriber<R> {
+  /** Rows at or below this cursor were already sent (catch-up). */
+  cursor: number;
+  matches(row: R): boolean;
+  write(text: string): boolean;
+}
+
+export interface StreamHubOptions<R> {
+  table: keyof typeof WATERMARK;
+  cursorOf: (row: R) => number;
+  frame: (row: R) => string;
+  watermarks: Float64Array;
+  /** Asks the tail worker to poll now (called when a commit leaves a gap). */
+  poke: () => void;
+}
+
+export class StreamHub<R> {
+  private readonly subs = new Set<Subscriber<R>>();
+  private pendingCommitted: R[] = [];
+  private flushScheduled = false;
+  private readonly index: number;
+
+  constructor(private readonly opts: StreamHubOptions<R>) {
+    this.index = WATERMARK[opts.table];
+  }
+
+  get watermark(): number {
+    return this.opts.watermarks[this.index] ?? 0;
+  }
+
+  private set watermark(v: number) {
+    this.opts.watermarks[this.index] = v;
+  }
+
+  /** Sets the starting point (boot): rows at or below are never live-delivered. */
+  reset(cursor: number): void {
+    this.watermark = cursor;
+  }
+
+  subscribe(sub: Subscriber<R>): () => void {
+    this.subs.add(sub);
+    return () => this.subs.delete(sub);
+  }
+
+  subscriberCount(): number {
+    return this.subs.size;
+  }
+
+  /** Rows svc itself just committed; delivered on the next turn of the event loop. */
+  offerCommitted(rows: readonly R[]): void {
+    this.pendingCommitted.push(...rows);
+    if (this.flushScheduled) return;
+    this.flushScheduled = true;
+    setImmediate(() => {
+      this.flushScheduled = false;
+      const batch = this.pendingCommitted.sort((a, b) => this.opts.cursorOf(a) - this.opts.cursorOf(b));
+      this.pendingCommitted = [];
+      const out: R[] = [];
+      let gap = false;
+      for (const row of batch) {
+        const c = this.opts.cursorOf(row);
+        if (c <= this.watermark) continue;
+        if (c !== this.watermark + 1) {
+          gap = true;
+          break;
+        }
+        out.push(row);
+        this.watermark = c;
+      }
+      this.deliver(out);
+      if (gap) this.opts.poke();
+    });
+  }
+
+  /** Rows read by the tail worker, ascending. The tail is authoritative: gaps are real. */
+  offerTailed(rows: readonly R[]): void {
+    const out: R[] = [];
+    for (const row of rows) {
+      const c = this.opts.cursorOf(row);
+      if (c <= this.watermark) continue;
+      out.push(row);
+      this.watermark = c;
+    }
+    this.deliver(out);
+  }
+
+  private deliver(rows: readonly R[]): void {
+    if (rows.length === 0 || this.subs.size === 0) return;
+    const frames = rows.map((r) => this.opts.frame(r));
+    const cursors = rows.map((r) => this.opts.cursorOf(r));
+    const all = frames.join('');
+    const last = cursors[cursors.length - 1] as number;
+    for (const sub of this.subs) {
+      let text = '';
+      let everything = true;
+      for (let i = 0; i < rows.length; i++) {
+        if ((cursors[i] as number) > sub.cursor && sub.matches(rows[i] as R)) text += frames[i];
+        else everything = false;
+      }
+      const payload = everything ? all : text;
+      if (payload !== '') sub.write(payload);
+      if (last > sub.cursor) sub.cursor = last;
+    }
+  }
+}

@@ -1,0 +1,106 @@
+// End-to-end on real sockets: svc started as a child process with a
+// temporary SVC_HOME. Bind refusal, the gate and cookie, the body limit,
+// DNS rebinding, WebSocket upgrades, graceful shutdown.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import { removeHome, startServer, tempHome } from '../helpers/server.ts';
+import { rawRequest, tryUpgrade } from '../helpers/http.ts';
+
+test('Authentication 7: binding a non-loopback address without a token prints SECURITY: and exits 1', async (t) => {
+  const home = tempHome();
+  t.after(() => removeHome(home));
+  const s = await startServer({ home, env: { HOST: '0.0.0.0' }, waitFor: 'exit' });
+  assert.equal(s.proc.exitCode, 1);
+  assert.match(s.output(), /^SECURITY: /m);
+  assert.equal(existsSync(join(home, 'api-port.txt')), false);
+});
+
+test('State directory: api-port.txt holds the bound port; graceful shutdown removes it and exits 0', async (t) => {
+  const s = await startServer();
+  t.after(async () => {
+    await s.stop('SIGKILL');
+    removeHome(s.home);
+  });
+  assert.equal(readFileSync(join(s.home, 'api-port.txt'), 'utf8').trim(), String(s.port));
+  // An SSE stream is open while we shut down: it is closed, not waited on forever.
+  const ac = new AbortController();
+  const stream = await fetch(`${s.base}/api/obs/stream`, { signal: ac.signal });
+  assert.equal(stream.status, 200);
+  const inflight = fetch(`${s.base}/api/health`).then((r) => r.status);
+  const code = await s.stop('SIGTERM');
+  ac.abort();
+  assert.equal(code, 0, s.output());
+  assert.equal(await inflight, 200, 'the in-flight request finished');
+  assert.equal(existsSync(join(s.home, 'api-port.txt')), false);
+  // The WAL was checkpointed and the database closed cleanly.
+  const db = new Database(join(s.home, 'svc.db'), { readonly: true });
+  assert.equal(db.pragma('integrity_check', { simple: true }), 'ok');
+  db.close();
+  assert.equal(existsSync(join(s.home, 'svc.db-wal')) ? readFileSync(join(s.home, 'svc.db-wal')).length : 0, 0);
+});
+
+test('Authentication 2-4: the gate and its cookie on a real socket; upgrades refused without the cookie', async (t) => {
+  const token = 'e2e-token-42';
+  const s = await startServer({ env: { STUDIO_ACCESS_TOKEN: token } });
+  t.after(async () => {
+    await s.stop();
+    removeHome(s.home);
+  });
+  const denied = await fetch(`${s.base}/api/settings`);
+  assert.equal(denied.status, 401);
+  assert.deepEqual(await denied.json(), { error: 'access token required', service: 'svc' });
+  const granted = await fetch(`${s.base}/api/settings?access_token=${token}`);
+  assert.equal(granted.status, 200);
+  const cookie = (granted.headers.get('set-cookie') ?? '').split(';')[0] as string;
+  assert.equal(cookie, `svc_access=${token}`);
+  assert.equal((await fetch(`${s.base}/api/health`, { headers: { cookie } })).status, 200);
+  assert.equal(await tryUpgrade(s.port, '/api/gateway/ws'), 'destroyed');
+});
+
+test('Process model: every upgrade path but /api/gateway/ws is destroyed; the proxy path is refused until the gateway proxy exists', async (t) => {
+  const s = await startServer();
+  t.after(async () => {
+    await s.stop();
+    removeHome(s.home);
+  });
+  assert.equal(await tryUpgrade(s.port, '/api/obs/stream'), 'destroyed');
+  assert.equal(await tryUpgrade(s.port, '/'), 'destroyed');
+  assert.equal(await tryUpgrade(s.port, '/api/gateway/ws'), 'destroyed');
+  // The front door still answers afterwards.
+  assert.equal((await fetch(`${s.base}/api/settings`)).status, 200);
+});
+
+test('Limits: a 3 MB body on a real socket gets 413 and nothing is written', async (t) => {
+  const s = await startServer();
+  t.after(async () => {
+    await s.stop();
+    removeHome(s.home);
+  });
+  const payload = JSON.stringify({ events: [{ kind: 'tool_call', data: { blob: 'y'.repeat(3 * 1024 * 1024) } }] });
+  const res = await rawRequest(s.port, { method: 'POST', path: '/api/obs/ingest', headers: { 'content-type': 'application/json' }, body: payload });
+  assert.equal(res.status, 413);
+  assert.match(JSON.parse(res.body).error, /too large/);
+  const db = new Database(join(s.home, 'svc.db'), { readonly: true });
+  t.after(() => db.close());
+  assert.equal(db.prepare('SELECT COUNT(*) FROM events').pluck().get(), 0);
+  assert.equal((await fetch(`${s.base}/api/settings`)).status, 200);
+});
+
+test('DNS rebinding guard: a real request with a foreign Host or Origin is refused with 403, upgrades too', async (t) => {
+  const s = await startServer();
+  t.after(async () => {
+    await s.stop();
+    removeHome(s.home);
+  });
+  const host = await rawRequest(s.port, { path: '/api/settings', headers: { host: `attacker.example:${s.port}` } });
+  assert.equal(host.status, 403);
+  const origin = await rawRequest(s.port, { method: 'POST', path: '/api/settings', headers: { origin: 'http://attacker.example', 'content-type': 'application/json' }, body: '{"gatewayUrl":"ws://evil:1"}' });
+  assert.equal(origin.status, 403);
+  assert.equal(existsSync(join(s.home, 'settings.json')), false);
+  const sameOrigin = await rawRequest(s.port, { method: 'POST', path: '/api/settings', headers: { origin: `http://localhost:${s.port}`, 'content-type': 'application/json' }, body: '{"firstRunDismissedAt":5}' });
+  assert.equal(sameOrigin.status, 200);
+  assert.equal(await tryUpgrade(s.port, '/api/gateway/ws', { Host: 'attacker.example' }), 'destroyed');
+});

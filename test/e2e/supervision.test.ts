@@ -1,0 +1,76 @@
+// Worker supervision: a worker made to crash is restarted with backoff while
+// the front door keeps answering on a real socket; in-flight calls fail with
+// a clear error; past the restart intensity the service is reported down.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { buildTestApp } from '../helpers/app.ts';
+import { crashyContract } from '../fixtures/crashy-contract.ts';
+
+const entry = new URL('../fixtures/crashy-worker.ts', import.meta.url);
+
+async function waitFor(pred: () => boolean, ms = 5000): Promise<void> {
+  const deadline = Date.now() + ms;
+  while (!pred()) {
+    if (Date.now() > deadline) throw new Error('condition not met in time');
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+test('Supervision: a crashed worker is restarted while the front door keeps answering', async (t) => {
+  const { app, runtime } = await buildTestApp(t, { startWorkers: true });
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  const base = `http://127.0.0.1:${(app.server.address() as { port: number }).port}`;
+  const svc = runtime.supervisor.start({ name: 'crashy', entry, contract: crashyContract, workerData: () => ({}), policy: { baseBackoffMs: 50 } });
+  await waitFor(() => svc.status().state === 'running');
+  const first = await svc.request('echo', { text: 'hi' });
+  assert.deepEqual(first.ok && first.result.text, 'hi');
+
+  const hanging = svc.request('hang', {}, { timeoutMs: 30_000 });
+  // Hammer the front door while the worker dies and comes back.
+  let answered = 0;
+  let stopHammer = false;
+  const hammer = (async () => {
+    while (!stopHammer) {
+      const res = await fetch(`${base}/api/settings`);
+      assert.equal(res.status, 200);
+      answered++;
+    }
+  })();
+  await svc.request('crash', {});
+  const failed = await hanging;
+  assert.equal(failed.ok, false);
+  assert.equal(!failed.ok && failed.error.code, 'WORKER_EXITED');
+  await waitFor(() => svc.status().restarts === 1 && svc.status().state === 'running');
+  const after = await svc.request('echo', { text: 'back' });
+  assert.equal(after.ok && after.result.text, 'back');
+  stopHammer = true;
+  await hammer;
+  assert.ok(answered > 0);
+
+  const health = (await (await fetch(`${base}/api/health/recheck`, { method: 'POST' })).json()) as { workers: Array<{ name: string; state: string; restarts: number; lastError: string | null }> };
+  const crashy = health.workers.find((w) => w.name === 'crashy');
+  assert.equal(crashy?.state, 'running');
+  assert.equal(crashy?.restarts, 1);
+  assert.match(crashy?.lastError ?? '', /deliberate crash/);
+  assert.equal(health.workers.find((w) => w.name === 'tail')?.state, 'running');
+});
+
+test('Supervision: past the restart intensity limit the worker is reported down, and calls fail as values', async (t) => {
+  const { app, runtime } = await buildTestApp(t);
+  const svc = runtime.supervisor.start({
+    name: 'flappy', entry, contract: crashyContract, workerData: () => ({}),
+    policy: { maxRestarts: 2, windowMs: 60_000, baseBackoffMs: 10 },
+  });
+  for (let i = 0; i < 3; i++) {
+    await waitFor(() => svc.status().state === 'running');
+    await svc.request('crash', {});
+    await waitFor(() => svc.status().state !== 'running');
+  }
+  await waitFor(() => svc.status().state === 'down');
+  assert.equal(svc.status().restarts, 2);
+  const r = await svc.request('echo', { text: 'anyone?' });
+  assert.equal(r.ok, false);
+  assert.equal(!r.ok && r.error.code, 'WORKER_UNAVAILABLE');
+  const health = (await app.inject({ method: 'POST', url: '/api/health/recheck' })).json() as { workers: Array<{ name: string; state: string }> };
+  assert.equal(health.workers.find((w) => w.name === 'flappy')?.state, 'down');
+});

@@ -1,0 +1,109 @@
+// The front door through inject(): body limit, malformed JSON, prototype
+// poisoning, the error envelope and redaction, the UI catch-all, DNS rebinding.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { buildTestApp } from '../helpers/app.ts';
+
+const count = (db: { prepare(sql: string): { pluck(): { get(): unknown } } }) =>
+  db.prepare('SELECT COUNT(*) FROM events').pluck().get() as number;
+
+test('Common conventions: a JSON body over 2 MB is refused with 413 before any handler runs, nothing written', async (t) => {
+  const { app, runtime } = await buildTestApp(t);
+  const big = JSON.stringify({ events: [{ kind: 'tool_call', data: { blob: 'x'.repeat(3 * 1024 * 1024) } }] });
+  const res = await app.inject({ method: 'POST', url: '/api/obs/ingest', headers: { 'content-type': 'application/json' }, payload: big });
+  assert.equal(res.statusCode, 413);
+  assert.match(res.json().error, /too large/);
+  assert.equal(count(runtime.deps.db), 0);
+});
+
+test('Errors: malformed JSON is a 400 with the route\'s message; nothing is written', async (t) => {
+  const { app, runtime } = await buildTestApp(t);
+  const settings = await app.inject({ method: 'POST', url: '/api/settings', headers: { 'content-type': 'application/json' }, payload: '{"gatewayUrl": ' });
+  assert.equal(settings.statusCode, 400);
+  assert.deepEqual(settings.json(), { error: 'JSON body required' });
+  const ingest = await app.inject({ method: 'POST', url: '/api/obs/ingest', headers: { 'content-type': 'application/json' }, payload: '[{' });
+  assert.equal(ingest.statusCode, 400);
+  assert.deepEqual(ingest.json(), { error: 'invalid JSON' });
+  assert.equal(count(runtime.deps.db), 0);
+});
+
+test('Errors: a prototype-poisoning body is refused with 400', async (t) => {
+  const { app, home } = await buildTestApp(t);
+  const res = await app.inject({
+    method: 'POST',
+    url: '/api/settings',
+    headers: { 'content-type': 'application/json' },
+    payload: '{"gatewayUrl":"ws://x:1","__proto__":{"polluted":true}}',
+  });
+  assert.equal(res.statusCode, 400);
+  assert.equal(typeof res.json().error, 'string');
+  assert.equal(({} as Record<string, unknown>).polluted, undefined);
+  const { existsSync } = await import('node:fs');
+  assert.equal(existsSync(`${home}/settings.json`), false, 'settings.json must not be created');
+});
+
+test('Errors: an unexpected throw is a 500 with a redacted message and a logged stack; the app keeps answering', async (t) => {
+  const token = 'gw-token-0123456789abcdef';
+  const { app, logs } = await buildTestApp(t, {
+    beforeReady: (a) => a.get('/api/test-throw', async () => {
+      throw new Error(`upstream said no to ${token} with Bearer abcdefghijklmnop`);
+    }),
+  });
+  await app.inject({ method: 'POST', url: '/api/settings', payload: { gatewayToken: token } });
+  // Let the settings cache expire so the redactor knows the new token.
+  const res = await app.inject({ method: 'GET', url: '/api/test-throw' });
+  assert.equal(res.statusCode, 500);
+  const body = res.json() as { error: string };
+  assert.ok(!body.error.includes(token), body.error);
+  assert.ok(!body.error.includes('abcdefghijklmnop'), body.error);
+  assert.match(body.error, /upstream said no to ••••/);
+  const logged = logs.join('\n');
+  assert.match(logged, /unhandled error/);
+  assert.match(logged, /"stack":/);
+  assert.ok(!logged.includes(token), 'token must not be logged');
+  const again = await app.inject({ method: 'GET', url: '/api/settings' });
+  assert.equal(again.statusCode, 200);
+});
+
+test('Process model: unknown /api routes are a 404 envelope; other GET paths get the UI entry page', async (t) => {
+  const { app } = await buildTestApp(t);
+  const api = await app.inject({ method: 'GET', url: '/api/nope' });
+  assert.equal(api.statusCode, 404);
+  assert.deepEqual(api.json(), { error: 'not found' });
+  const page = await app.inject({ method: 'GET', url: '/teams/123/chat' });
+  assert.equal(page.statusCode, 200);
+  assert.match(String(page.headers['content-type']), /text\/html/);
+  assert.match(page.body, /<title>svc<\/title>/);
+  const asset = await app.inject({ method: 'GET', url: '/app.js' });
+  assert.equal(asset.statusCode, 200);
+  assert.match(String(asset.headers['content-type']), /javascript/);
+  const traversal = await app.inject({ method: 'GET', url: '/..%2f..%2fpackage.json' });
+  assert.ok(!traversal.body.includes('"devDependencies"'));
+  const post = await app.inject({ method: 'POST', url: '/teams' });
+  assert.equal(post.statusCode, 404);
+});
+
+test('DNS rebinding guard: a non-loopback Host or a foreign Origin gets 403 before routing', async (t) => {
+  const { app } = await buildTestApp(t);
+  const evilHost = await app.inject({ method: 'GET', url: '/api/settings', headers: { host: 'evil.example:18790' } });
+  assert.equal(evilHost.statusCode, 403);
+  const rebound = await app.inject({ method: 'GET', url: '/api/settings', headers: { host: '127.0.0.1.nip.io' } });
+  assert.equal(rebound.statusCode, 403);
+  const origin = await app.inject({ method: 'POST', url: '/api/settings', headers: { origin: 'http://evil.example' }, payload: { gatewayUrl: 'ws://a:1' } });
+  assert.equal(origin.statusCode, 403);
+  const mcp = await app.inject({ method: 'POST', url: '/api/mcp/tasks', headers: { host: 'evil.example' }, payload: {} });
+  assert.equal(mcp.statusCode, 403);
+  const ok = await app.inject({ method: 'GET', url: '/api/settings', headers: { host: '127.0.0.1:18790', origin: 'http://localhost:18790' } });
+  assert.equal(ok.statusCode, 200);
+});
+
+test('Process model: development mode allows cross-origin access with credentials; production does not', async (t) => {
+  const dev = await buildTestApp(t, { env: { NODE_ENV: 'development' } });
+  const res = await dev.app.inject({ method: 'GET', url: '/api/settings', headers: { origin: 'http://localhost:5173' } });
+  assert.equal(res.statusCode, 200);
+  assert.equal(res.headers['access-control-allow-origin'], 'http://localhost:5173');
+  assert.equal(res.headers['access-control-allow-credentials'], 'true');
+  const prod = await buildTestApp(t);
+  const p = await prod.app.inject({ method: 'GET', url: '/api/settings' });
+  assert.equal(p.headers['access-control-allow-origin'], undefined);
+});

@@ -1,0 +1,90 @@
+// Spec "Settings and health": GET /api/health, POST /api/health/recheck, the boot report.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { createServer as createHttpServer } from 'node:http';
+import { createServer } from 'node:net';
+import { buildTestApp } from '../helpers/app.ts';
+import { freePort } from '../helpers/server.ts';
+
+interface Report {
+  ok: boolean;
+  checks: Array<{ id: string; ok: boolean; message: string; detail?: Record<string, unknown>; durationMs: number }>;
+  degraded: string[];
+  fatal: string[];
+  config: Record<string, unknown>;
+  resolved: Record<string, unknown>;
+  workers: unknown[];
+  startedAt: string;
+  finishedAt: string;
+}
+
+test('GET /api/health: checks in the spec order, defaults in config, resolved paths, computed on demand', async (t) => {
+  const gwPort = await freePort();
+  const { app, home, config } = await buildTestApp(t);
+  await app.inject({ method: 'POST', url: '/api/settings', payload: { gatewayUrl: `ws://127.0.0.1:${gwPort}` } });
+  const res = await app.inject('/api/health');
+  assert.equal(res.statusCode, 200);
+  const r = res.json() as Report;
+  assert.deepEqual(r.checks.map((c) => c.id), [
+    'svcHomeWritable', 'vaultPerms', 'masterKeyBootSentinel', 'databaseIntegrity', 'databaseSchema',
+    'apiPortFileMatches', 'mcpServersHealthy', 'gatewayReachable',
+  ]);
+  assert.equal(r.ok, true);
+  assert.deepEqual(r.fatal, []);
+  assert.deepEqual(r.degraded, ['gatewayReachable'], 'nothing listens on the gateway port');
+  const byId = new Map(r.checks.map((c) => [c.id, c]));
+  assert.equal(byId.get('databaseIntegrity')?.message, 'integrity_check ok');
+  assert.equal(byId.get('vaultPerms')?.detail?.skipped, true, 'fresh install: no secrets dir yet');
+  assert.equal(byId.get('apiPortFileMatches')?.detail?.skipped, true, 'no port bound in inject tests');
+  assert.equal(byId.get('mcpServersHealthy')?.detail?.skipped, true);
+  assert.deepEqual(r.config, {
+    logLevel: 'info', budgetPosture: 'track-and-warn', budgetHardCapUsdCents: null,
+    budgetWarnSoftPct: 80, otelEnabledByDefault: false, otelActive: false,
+  });
+  assert.equal(r.resolved.svcHome, home);
+  assert.equal(r.resolved.dbPath, `${home}/svc.db`);
+  assert.equal(r.resolved.stateDir, config.gatewayStateDir);
+  assert.equal(r.resolved.apiPort, null);
+  assert.ok(Date.parse(r.finishedAt) >= Date.parse(r.startedAt));
+  for (const c of r.checks) assert.equal(typeof c.durationMs, 'number');
+
+  // The gateway port starts answering: a recheck sees it.
+  const gw = createServer((s) => s.end());
+  await new Promise<void>((resolve) => gw.listen(gwPort, '127.0.0.1', resolve));
+  t.after(() => gw.close());
+  const again = (await app.inject({ method: 'POST', url: '/api/health/recheck' })).json() as Report;
+  assert.deepEqual(again.degraded, []);
+  const gwCheck = again.checks.find((c) => c.id === 'gatewayReachable');
+  assert.equal(gwCheck?.ok, true);
+  assert.match(String(gwCheck?.detail?.handshake), /skipped/);
+});
+
+test('GET /api/health: a broken schema is fatal and ok is false', async (t) => {
+  const { app, runtime } = await buildTestApp(t);
+  runtime.deps.db.exec('ALTER TABLE chat_messages DROP COLUMN created_at');
+  const r = (await app.inject({ method: 'POST', url: '/api/health/recheck' })).json() as Report;
+  assert.equal(r.ok, false);
+  assert.deepEqual(r.fatal, ['databaseSchema']);
+  assert.match(r.checks.find((c) => c.id === 'databaseSchema')?.message ?? '', /chat_messages\.created_at/);
+});
+
+test('GET /api/health: the OTLP check runs only when an endpoint is set, and otelActive follows it', async (t) => {
+  const collector = createHttpServer((_req, res) => res.writeHead(405).end());
+  await new Promise<void>((resolve) => collector.listen(0, '127.0.0.1', resolve));
+  t.after(() => collector.close());
+  const port = (collector.address() as { port: number }).port;
+  const { app } = await buildTestApp(t, { env: { OTEL_EXPORTER_OTLP_ENDPOINT: `http://127.0.0.1:${port}` } });
+  const r = (await app.inject('/api/health')).json() as Report;
+  assert.equal(r.config.otelActive, true);
+  const otel = r.checks.find((c) => c.id === 'otelExporterReachable');
+  assert.equal(otel?.ok, true);
+  assert.match(otel?.message ?? '', /HTTP 405/);
+});
+
+test('GET /api/health: the report is redacted', async (t) => {
+  const { app } = await buildTestApp(t);
+  const port = await freePort();
+  await app.inject({ method: 'POST', url: '/api/settings', payload: { gatewayUrl: `ws://127.0.0.1:${port}/?token=supersecretvalue99` } });
+  const body = (await app.inject('/api/health')).body;
+  assert.ok(!body.includes('supersecretvalue99'), body);
+});
