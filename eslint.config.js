@@ -4,7 +4,7 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['dist/**', 'ui/dist/**', 'node_modules/**', 'eslint.config.js', 'ui/build.mjs', 'test/run.mjs'] },
+  { ignores: ['dist/**', 'ui/dist/**', 'node_modules/**', 'eslint.config.js'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
@@ -16,6 +16,15 @@ export default tseslint.config(
       '@typescript-eslint/consistent-type-imports': 'error',
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
       'no-empty': ['error', { allowEmptyCatch: false }],
+    },
+  },
+  {
+    // Plain JavaScript outside the TypeScript project: the browser page and the tsx bootstrap.
+    files: ['ui/src/**/*.js', '**/*.mjs'],
+    ...tseslint.configs.disableTypeChecked,
+    languageOptions: {
+      ...tseslint.configs.disableTypeChecked.languageOptions,
+      globals: { document: 'readonly', fetch: 'readonly', EventSource: 'readonly', console: 'readonly', process: 'readonly', URL: 'readonly' },
     },
   },
 );

@@ -35,21 +35,26 @@ export function maskText(s: string): string {
   return out;
 }
 
-/** Deep-masks a JSON-like value. Returns a new value; the input is not changed. */
-export function maskData(value: unknown, depth = 0): unknown {
-  if (typeof value === 'string') return maskText(value);
+const MAX_DEPTH = 32;
+
+/**
+ * The one deep walker. Strings go through `text`; under a credential key
+ * every non-empty string is masked at any depth; numbers, booleans and null
+ * always survive; past MAX_DEPTH the rest is masked rather than returned raw.
+ */
+function walk(value: unknown, text: (s: string) => string, depth: number, secret: boolean): unknown {
+  if (typeof value === 'string') return secret ? (value === '' ? '' : MASK) : text(value);
   if (value === null || typeof value !== 'object') return value;
-  if (depth > 32) return MASK; // pathological nesting: refuse to walk further
-  if (Array.isArray(value)) return value.map((v) => maskData(v, depth + 1));
+  if (depth > MAX_DEPTH) return MASK;
+  if (Array.isArray(value)) return value.map((v) => walk(v, text, depth + 1, secret));
   const out: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(value)) {
-    if (isSensitiveKey(k) && v !== null && typeof v !== 'number' && typeof v !== 'boolean') {
-      out[k] = typeof v === 'string' && v === '' ? '' : MASK;
-    } else {
-      out[k] = maskData(v, depth + 1);
-    }
-  }
+  for (const [k, v] of Object.entries(value)) out[k] = walk(v, text, depth + 1, secret || isSensitiveKey(k));
   return out;
+}
+
+/** Deep-masks a JSON-like value. Returns a new value; the input is not changed. */
+export function maskData(value: unknown): unknown {
+  return walk(value, maskText, 0, false);
 }
 
 /** Masks a JSON text; text that is not JSON is masked as plain text. */
@@ -81,16 +86,7 @@ export function createRedactor(secrets: () => Iterable<string | null | undefined
     }
     return out;
   };
-  const deep = (value: unknown, depth = 0): unknown => {
-    if (typeof value === 'string') return text(value);
-    if (value === null || typeof value !== 'object' || depth > 32) return value;
-    if (Array.isArray(value)) return value.map((v) => deep(v, depth + 1));
-    const out: Record<string, unknown> = {};
-    for (const [k, v] of Object.entries(value)) {
-      out[k] = isSensitiveKey(k) && typeof v === 'string' && v !== '' ? MASK : deep(v, depth + 1);
-    }
-    return out;
-  };
+  const deep = (value: unknown): unknown => walk(value, text, 0, false);
   return { text, deep: <T>(v: T) => deep(v) as T };
 }
 

@@ -1,9 +1,9 @@
 // The composition root of the HTTP front door. buildApp() is what tests use
 // with inject(); main.ts builds it the same way and binds it.
-import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import { join } from 'node:path';
 import type { AppDeps } from './deps.ts';
-import { gateVerdict, GATE_ERROR } from './plugins/access-gate.ts';
+import { gateVerdict, isApiPath, GATE_ERROR } from './plugins/access-gate.ts';
 import { registerDevCors } from './plugins/dev-cors.ts';
 import { registerErrorHandling } from './plugins/errors.ts';
 import { hostGuardVerdict, isLoopbackAddress, type HostGuardOptions } from './plugins/host-guard.ts';
@@ -33,7 +33,10 @@ export function buildApp(deps: AppDeps): FastifyInstance {
     requestTimeout: REQUEST_TIMEOUT_MS,
     onProtoPoisoning: 'error',
     onConstructorPoisoning: 'error',
-    disableRequestLogging: deps.config.logLevel !== 'debug' && deps.config.logLevel !== 'trace',
+    // Per-request lines only at debug/trace: at info they would drown the log.
+    logController: new LogController({
+      disableRequestLogging: deps.config.logLevel !== 'debug' && deps.config.logLevel !== 'trace',
+    }),
     return503OnClosing: true,
   });
 
@@ -60,8 +63,7 @@ export function buildApp(deps: AppDeps): FastifyInstance {
 
   const ui = createStaticUi(join(deps.config.packageRoot, 'ui', 'dist'));
   app.setNotFoundHandler((req, reply) => {
-    const path = req.url.split('?')[0] ?? '';
-    const isApi = path.toLowerCase() === '/api' || path.toLowerCase().startsWith('/api/');
+    const isApi = isApiPath(req.url.split('?')[0] ?? '') !== false;
     if (!isApi && (req.method === 'GET' || req.method === 'HEAD') && ui.serve(req, reply)) return;
     void reply.code(404).send({ error: 'not found' });
   });

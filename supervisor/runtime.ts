@@ -114,7 +114,10 @@ export function createRuntime(config: Config, logger: Logger, opts: RuntimeOptio
     apiPort: boundPort,
     mcpProbes: opts.mcpProbes ?? (() => []),
     otlpEndpoint: config.otlpTracesEndpoint ?? config.otlpEndpoint,
-    workers: () => supervisor.statuses(),
+    workers: async () => {
+      const stats = tail ? await tail.request('stats', {}, { timeoutMs: 1000 }) : null;
+      return supervisor.statuses().map((w) => (w.name === 'tail' && stats?.ok ? { ...w, stats: stats.result } : w));
+    },
   }));
 
   const deps: AppDeps = {

@@ -80,13 +80,16 @@ export class Supervisor {
 
     const launch = () => {
       setState(status.restarts === 0 ? 'starting' : 'restarting');
-      const w = new Worker(spec.entry, { workerData: spec.workerData(), name: spec.name });
+      const { url, data } = workerLaunch(spec.entry, spec.workerData());
+      const w = new Worker(url, { workerData: data, name: spec.name });
       worker = w;
       const c = createChannelClient(spec.contract, w, { onInvalid: (d) => log.warn(d) });
       client = c;
       spec.onStart?.(c);
       w.once('online', () => setState('running'));
-      w.on('error', (err) => {
+      w.on('error', (raw: unknown) => {
+        // Errors from a worker arrive structured-cloned; a non-Error is described, not lost.
+        const err = raw instanceof Error ? raw : new Error(describe(raw));
         status.lastError = err.message;
         log.error({ err }, 'worker threw');
       });
@@ -166,4 +169,25 @@ export class Supervisor {
 export function workerEntry(relativeFromSupervisor: string): URL {
   const ext = import.meta.url.endsWith('.ts') ? '.ts' : '.js';
   return new URL(`${relativeFromSupervisor}${ext}`, import.meta.url);
+}
+
+const TSX_BOOTSTRAP = new URL('../workers/tsx-bootstrap.mjs', import.meta.url);
+
+/**
+ * How to start an entry: a `.ts` entry (development, tests) goes through the
+ * tsx bootstrap, because Node 20 worker threads do not inherit tsx's loader.
+ */
+export function workerLaunch(entry: URL, data: unknown): { url: URL; data: unknown } {
+  if (!entry.pathname.endsWith('.ts')) return { url: entry, data };
+  const base = data !== null && typeof data === 'object' ? data : {};
+  return { url: TSX_BOOTSTRAP, data: { ...base, __entry: entry.href } };
+}
+
+function describe(v: unknown): string {
+  if (v && typeof v === 'object') {
+    const o = v as { message?: unknown; code?: unknown };
+    if (typeof o.message === 'string') return o.message;
+    if (typeof o.code === 'string') return `worker error ${o.code}`;
+  }
+  return String(v);
 }

@@ -70,6 +70,7 @@ export function createChannelClient<C extends Contract>(
       if (!spec) return Promise.resolve({ ok: false, error: { code: 'UNKNOWN_METHOD', message: method } });
       const checked = spec.payload.safeParse(payload);
       if (!checked.success) return Promise.resolve({ ok: false, error: { code: 'INVALID_PAYLOAD', message: `${contract.name}.${method}: invalid payload` } });
+      if (ropts.signal?.aborted) return Promise.resolve({ ok: false, error: { code: 'ABORTED', message: `${contract.name}.${method} aborted` } });
       const id = nextId++;
       const timeoutMs = ropts.timeoutMs ?? opts.defaultTimeoutMs ?? 10_000;
       return new Promise((resolve) => {
@@ -78,8 +79,14 @@ export function createChannelClient<C extends Contract>(
           timeoutMs,
         );
         timer.unref();
-        pending.set(id, { resolve: resolve as Pending['resolve'], timer, schema: spec.result });
-        ropts.signal?.addEventListener('abort', () => settle(id, { ok: false, error: { code: 'ABORTED', message: `${contract.name}.${method} aborted` } }), { once: true });
+        const signal = ropts.signal;
+        const onAbort = () => settle(id, { ok: false, error: { code: 'ABORTED', message: `${contract.name}.${method} aborted` } });
+        signal?.addEventListener('abort', onAbort, { once: true });
+        const done: Pending['resolve'] = (r) => {
+          signal?.removeEventListener('abort', onAbort);
+          (resolve as Pending['resolve'])(r);
+        };
+        pending.set(id, { resolve: done, timer, schema: spec.result });
         const env: Envelope = { v: CHANNEL_VERSION, type: 'req', id, method, payload: checked.data };
         port.postMessage(env);
       });

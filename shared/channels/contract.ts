@@ -32,8 +32,8 @@ export type ChannelError = z.infer<typeof ChannelError>;
 
 export type Result<T> = { ok: true; result: T } | { ok: false; error: ChannelError };
 
-/** The envelope of every message on a channel. */
-export const Envelope = z.discriminatedUnion('type', [
+/** The envelope of every message on a channel (a plain union: two reply shapes share type 'res'). */
+export const Envelope = z.union([
   z.object({ v: z.literal(CHANNEL_VERSION), type: z.literal('req'), id: z.number().int(), method: z.string(), payload: z.unknown() }),
   z.object({ v: z.literal(CHANNEL_VERSION), type: z.literal('res'), id: z.number().int(), ok: z.literal(true), result: z.unknown() }),
   z.object({ v: z.literal(CHANNEL_VERSION), type: z.literal('res'), id: z.number().int(), ok: z.literal(false), error: ChannelError }),

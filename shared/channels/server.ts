@@ -30,7 +30,14 @@ export function serveChannel<C extends Contract>(contract: C, port: PortLike, ha
     Promise.resolve()
       .then(() => handler(parsed.data))
       .then(
-        (result) => reply({ v: CHANNEL_VERSION, type: 'res', id, ok: true, result }),
+        (result) => {
+          try {
+            reply({ v: CHANNEL_VERSION, type: 'res', id, ok: true, result });
+          } catch (err) {
+            // The result could not be cloned across threads: answer with the failure.
+            fail(id, 'HANDLER_ERROR', `${contract.name}.${method}: ${err instanceof Error ? err.message : String(err)}`);
+          }
+        },
         (err: unknown) => fail(id, 'HANDLER_ERROR', err instanceof Error ? err.message : String(err)),
       );
   };

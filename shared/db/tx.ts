@@ -25,6 +25,8 @@ export function createTx(db: Db, onHookError: (err: unknown) => void): Tx {
   };
   return {
     run<T>(fn: () => T): T {
+      // Opened inside a raw db.transaction() we cannot see: its commit is not ours to announce.
+      const insideForeignTx = stack.length === 0 && db.inTransaction;
       const hooks: Array<() => void> = [];
       stack.push(hooks);
       let result: T;
@@ -35,7 +37,7 @@ export function createTx(db: Db, onHookError: (err: unknown) => void): Tx {
       }
       const parent = stack[stack.length - 1];
       if (parent) parent.push(...hooks);
-      else runHooks(hooks);
+      else if (!insideForeignTx) runHooks(hooks);
       return result;
     },
     afterCommit(cb) {

@@ -15,7 +15,8 @@ const optId = z.string().nullable().optional();
 
 const IngestRow = z.object({
   kind: z.enum(INGESTIBLE_KINDS),
-  ts: z.number().finite().optional(),
+  // A wrong-typed ts is replaced by server time like an out-of-band one.
+  ts: z.unknown().optional(),
   teamId: optId,
   taskId: optId,
   agentId: optId,
@@ -36,11 +37,12 @@ export function normalizeIngest(body: unknown, now: number): EventInput[] {
     const parsed = IngestRow.safeParse(raw);
     if (!parsed.success) continue;
     const e = parsed.data;
-    const tsOk = e.ts !== undefined && e.ts >= now - INGEST_PAST_MS && e.ts <= now + INGEST_FUTURE_MS;
+    const ts = typeof e.ts === 'number' && Number.isFinite(e.ts) ? e.ts : undefined;
+    const tsOk = ts !== undefined && ts >= now - INGEST_PAST_MS && ts <= now + INGEST_FUTURE_MS;
     const data = e.data !== null && typeof e.data === 'object' && !Array.isArray(e.data) ? e.data : {};
     out.push({
       kind: e.kind,
-      ts: tsOk ? e.ts : now,
+      ts: tsOk ? ts : now,
       teamId: e.teamId ?? null,
       taskId: e.taskId ?? null,
       agentId: e.agentId ?? null,

@@ -7,7 +7,7 @@ import type { BootReport, CheckResult, WorkerHealth } from './types.ts';
 
 export interface ReportDeps extends CheckDeps {
   config: Pick<Config, 'logLevel' | 'svcHome' | 'dbPath' | 'gatewayStateDir' | 'otlpEndpoint' | 'otlpTracesEndpoint'>;
-  workers: () => WorkerHealth[];
+  workers: () => WorkerHealth[] | Promise<WorkerHealth[]>;
 }
 
 /** The spec's defaults for the config block (budgets arrive with governance). */
@@ -55,6 +55,6 @@ export async function runBootProbe(deps: ReportDeps): Promise<BootReport> {
       vaultPresent: deps.vault.vaultPresent(),
       masterKeyOk: deps.vault.masterKeyOk(),
     },
-    workers: deps.workers(),
+    workers: await deps.workers(),
   };
 }

@@ -14,6 +14,8 @@ export interface WorkerHealth {
   lastExitCode: number | null;
   lastError: string | null;
   since: number;
+  /** Counters the worker reports about itself (the tail worker: ticks and queries). */
+  stats?: Record<string, number>;
 }
 
 export interface BootReport {

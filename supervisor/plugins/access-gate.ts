@@ -68,13 +68,31 @@ export type GateVerdict =
   | { kind: 'redirect'; location: string; setCookie: string }
   | { kind: 'deny' };
 
+/**
+ * Whether a raw request path is under /api, as the router will see it: the
+ * router decodes %-escapes, so the check must too (`/%61pi/settings` is
+ * `/api/settings`). Null when the path cannot be decoded.
+ */
+export function isApiPath(rawPath: string): boolean | null {
+  let p: string;
+  try {
+    p = decodeURIComponent(rawPath).toLowerCase();
+  } catch {
+    // A malformed %-escape: the caller treats the request as unroutable.
+    return null;
+  }
+  return p === '/api' || p.startsWith('/api/');
+}
+
 /** Decides one request. `url` is the raw request URL (path and query). */
 export function gateVerdict(gate: Gate, method: string, url: string, headers: IncomingHttpHeaders): GateVerdict {
   if (!gate.enabled) return { kind: 'pass' };
   const q = url.indexOf('?');
   const path = q === -1 ? url : url.slice(0, q);
   const params = new URLSearchParams(q === -1 ? '' : url.slice(q + 1));
-  const isApi = path.toLowerCase() === '/api' || path.toLowerCase().startsWith('/api/');
+  const api = isApiPath(path);
+  if (api === null) return { kind: 'deny' };
+  const isApi = api;
   const queryToken = params.get(QUERY_PARAM);
   if (queryToken !== null && gate.matches(queryToken)) {
     const secure = String(headers['x-forwarded-proto'] ?? '').split(',')[0]?.trim().toLowerCase() === 'https';

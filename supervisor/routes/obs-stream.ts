@@ -12,7 +12,7 @@ import { eventFrame } from '../event-frames.ts';
 export const CATCH_UP_BATCH = 500;
 
 const optionalId = z.string().min(1).optional().catch(undefined);
-const Query = z.object({ teamId: optionalId, taskId: optionalId, agentId: optionalId, since: z.unknown() });
+const Query = z.object({ teamId: optionalId, taskId: optionalId, agentId: optionalId, since: z.unknown().optional() });
 
 export function obsStreamRoutes(app: FastifyInstance, { sse, hubs, eventQueries }: AppDeps): void {
   app.get('/api/obs/stream', async (req, reply) => {

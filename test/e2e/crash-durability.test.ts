@@ -9,7 +9,7 @@ import { removeHome, startServer, tempHome } from '../helpers/server.ts';
 
 const ROUNDS = 20;
 
-test('Orchestration event row: acknowledged events survive kill -9 (20 rounds), seq strictly increasing, integrity ok', async (t) => {
+void test('Orchestration event row: acknowledged events survive kill -9 (20 rounds), seq strictly increasing, integrity ok', async (t) => {
   const home = tempHome();
   t.after(() => removeHome(home));
   const acked: number[] = [];
@@ -27,7 +27,7 @@ test('Orchestration event row: acknowledged events survive kill -9 (20 rounds), 
             headers: { 'content-type': 'application/json' },
             body: JSON.stringify({ events: batch.map((n) => ({ kind: 'tool_call', data: { n } })) }),
           });
-          if (res.status === 200 && (await res.json()).count === batch.length) acked.push(...batch);
+          if (res.status === 200 && ((await res.json()) as { count: number }).count === batch.length) acked.push(...batch);
         } catch {
           // The server died mid-request: this batch was never acknowledged.
           return;
@@ -45,7 +45,7 @@ test('Orchestration event row: acknowledged events survive kill -9 (20 rounds), 
 
   // Restart once more: the server opens the file after 20 crashes and serves.
   const s = await startServer({ home });
-  const health = await (await fetch(`${s.base}/api/health`)).json();
+  const health = (await (await fetch(`${s.base}/api/health`)).json()) as { ok: boolean; fatal: string[] };
   await s.stop();
   assert.equal(health.ok, true, JSON.stringify(health.fatal));
 

@@ -16,7 +16,7 @@ const ingest = (base: string, events: unknown[]) =>
 
 const rows = (frames: SseFrame[]) => frames.filter((f) => f.id !== undefined).map((f) => ({ id: Number(f.id), row: JSON.parse(f.data ?? '{}') }));
 
-test('GET /api/obs/stream: headers, connected comment, live frames, resume, filters, other writers', async (t) => {
+void test('GET /api/obs/stream: headers, connected comment, live frames, resume, filters, other writers', async (t) => {
   const s = await startServer({ env: { SVC_TAIL_INTERVAL_MS: '750' } });
   t.after(async () => {
     await s.stop();
@@ -81,7 +81,7 @@ test('GET /api/obs/stream: headers, connected comment, live frames, resume, filt
   assert.deepEqual(rows(live.frames).map((r) => r.id), [1, 2, 3, 4]);
 });
 
-test('GET /api/obs/stream: catch-up crosses batches of 500 in order', async (t) => {
+void test('GET /api/obs/stream: catch-up crosses batches of 500 in order', async (t) => {
   const s = await startServer();
   t.after(async () => {
     await s.stop();

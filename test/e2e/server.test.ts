@@ -9,7 +9,7 @@ import Database from 'better-sqlite3';
 import { removeHome, startServer, tempHome } from '../helpers/server.ts';
 import { rawRequest, tryUpgrade } from '../helpers/http.ts';
 
-test('Authentication 7: binding a non-loopback address without a token prints SECURITY: and exits 1', async (t) => {
+void test('Authentication 7: binding a non-loopback address without a token prints SECURITY: and exits 1', async (t) => {
   const home = tempHome();
   t.after(() => removeHome(home));
   const s = await startServer({ home, env: { HOST: '0.0.0.0' }, waitFor: 'exit' });
@@ -18,7 +18,7 @@ test('Authentication 7: binding a non-loopback address without a token prints SE
   assert.equal(existsSync(join(home, 'api-port.txt')), false);
 });
 
-test('State directory: api-port.txt holds the bound port; graceful shutdown removes it and exits 0', async (t) => {
+void test('State directory: api-port.txt holds the bound port; graceful shutdown removes it and exits 0', async (t) => {
   const s = await startServer();
   t.after(async () => {
     await s.stop('SIGKILL');
@@ -42,7 +42,7 @@ test('State directory: api-port.txt holds the bound port; graceful shutdown remo
   assert.equal(existsSync(join(s.home, 'svc.db-wal')) ? readFileSync(join(s.home, 'svc.db-wal')).length : 0, 0);
 });
 
-test('Authentication 2-4: the gate and its cookie on a real socket; upgrades refused without the cookie', async (t) => {
+void test('Authentication 2-4: the gate and its cookie on a real socket; upgrades refused without the cookie', async (t) => {
   const token = 'e2e-token-42';
   const s = await startServer({ env: { STUDIO_ACCESS_TOKEN: token } });
   t.after(async () => {
@@ -60,7 +60,7 @@ test('Authentication 2-4: the gate and its cookie on a real socket; upgrades ref
   assert.equal(await tryUpgrade(s.port, '/api/gateway/ws'), 'destroyed');
 });
 
-test('Process model: every upgrade path but /api/gateway/ws is destroyed; the proxy path is refused until the gateway proxy exists', async (t) => {
+void test('Process model: every upgrade path but /api/gateway/ws is destroyed; the proxy path is refused until the gateway proxy exists', async (t) => {
   const s = await startServer();
   t.after(async () => {
     await s.stop();
@@ -73,7 +73,7 @@ test('Process model: every upgrade path but /api/gateway/ws is destroyed; the pr
   assert.equal((await fetch(`${s.base}/api/settings`)).status, 200);
 });
 
-test('Limits: a 3 MB body on a real socket gets 413 and nothing is written', async (t) => {
+void test('Limits: a 3 MB body on a real socket gets 413 and nothing is written', async (t) => {
   const s = await startServer();
   t.after(async () => {
     await s.stop();
@@ -89,7 +89,7 @@ test('Limits: a 3 MB body on a real socket gets 413 and nothing is written', asy
   assert.equal((await fetch(`${s.base}/api/settings`)).status, 200);
 });
 
-test('DNS rebinding guard: a real request with a foreign Host or Origin is refused with 403, upgrades too', async (t) => {
+void test('DNS rebinding guard: a real request with a foreign Host or Origin is refused with 403, upgrades too', async (t) => {
   const s = await startServer();
   t.after(async () => {
     await s.stop();

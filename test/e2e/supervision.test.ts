@@ -16,7 +16,7 @@ async function waitFor(pred: () => boolean, ms = 5000): Promise<void> {
   }
 }
 
-test('Supervision: a crashed worker is restarted while the front door keeps answering', async (t) => {
+void test('Supervision: a crashed worker is restarted while the front door keeps answering', async (t) => {
   const { app, runtime } = await buildTestApp(t, { startWorkers: true });
   await app.listen({ port: 0, host: '127.0.0.1' });
   const base = `http://127.0.0.1:${(app.server.address() as { port: number }).port}`;
@@ -55,7 +55,7 @@ test('Supervision: a crashed worker is restarted while the front door keeps answ
   assert.equal(health.workers.find((w) => w.name === 'tail')?.state, 'running');
 });
 
-test('Supervision: past the restart intensity limit the worker is reported down, and calls fail as values', async (t) => {
+void test('Supervision: past the restart intensity limit the worker is reported down, and calls fail as values', async (t) => {
   const { app, runtime } = await buildTestApp(t);
   const svc = runtime.supervisor.start({
     name: 'flappy', entry, contract: crashyContract, workerData: () => ({}),

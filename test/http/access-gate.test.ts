@@ -5,12 +5,12 @@ import { buildTestApp } from '../helpers/app.ts';
 
 const TOKEN = 'Secret-Token_1.2~3';
 
-test('Authentication 1: with no token every route is open', async (t) => {
+void test('Authentication 1: with no token every route is open', async (t) => {
   const { app } = await buildTestApp(t);
   assert.equal((await app.inject('/api/settings')).statusCode, 200);
 });
 
-test('Authentication 2, 6: a gated server answers a service-specific JSON 401; the query token sets the cookie', async (t) => {
+void test('Authentication 2, 6: a gated server answers a service-specific JSON 401; the query token sets the cookie', async (t) => {
   const { app } = await buildTestApp(t, { env: { STUDIO_ACCESS_TOKEN: TOKEN } });
   const denied = await app.inject('/api/settings');
   assert.equal(denied.statusCode, 401);
@@ -34,13 +34,13 @@ test('Authentication 2, 6: a gated server answers a service-specific JSON 401; t
   assert.equal(wrongQuery.statusCode, 401);
 });
 
-test('Authentication 2: the cookie is Secure only behind X-Forwarded-Proto https', async (t) => {
+void test('Authentication 2: the cookie is Secure only behind X-Forwarded-Proto https', async (t) => {
   const { app } = await buildTestApp(t, { env: { STUDIO_ACCESS_TOKEN: TOKEN } });
   const res = await app.inject({ url: `/api/settings?access_token=${TOKEN}`, headers: { 'x-forwarded-proto': 'https' } });
   assert.match(String(res.headers['set-cookie']), /; Secure/);
 });
 
-test('Authentication 3: the /api/ check is case-folded', async (t) => {
+void test('Authentication 3: the /api/ check is case-folded', async (t) => {
   const { app } = await buildTestApp(t, { env: { STUDIO_ACCESS_TOKEN: TOKEN } });
   for (const path of ['/API/settings', '/Api/Settings', '/api/SETTINGS']) {
     const res = await app.inject(path);
@@ -49,7 +49,7 @@ test('Authentication 3: the /api/ check is case-folded', async (t) => {
   }
 });
 
-test('Authentication: a page visit with the token redirects to the same page without it and sets the cookie', async (t) => {
+void test('Authentication: a page visit with the token redirects to the same page without it and sets the cookie', async (t) => {
   const { app } = await buildTestApp(t, { env: { STUDIO_ACCESS_TOKEN: TOKEN } });
   const res = await app.inject(`/teams?x=1&access_token=${TOKEN}`);
   assert.equal(res.statusCode, 302);
@@ -59,13 +59,13 @@ test('Authentication: a page visit with the token redirects to the same page wit
   assert.equal(page.statusCode, 200, 'the UI shell itself holds no data and is not gated');
 });
 
-test('Authentication 5: a token with a character outside [A-Za-z0-9._~-] disables the gate with a loud warning', async (t) => {
+void test('Authentication 5: a token with a character outside [A-Za-z0-9._~-] disables the gate with a loud warning', async (t) => {
   const { app, logs } = await buildTestApp(t, { env: { STUDIO_ACCESS_TOKEN: 'has space!' } });
   assert.equal((await app.inject('/api/settings')).statusCode, 200);
   assert.match(logs.join('\n'), /access gate is DISABLED/);
 });
 
-test('Logging: the request log never records an access_token value', async (t) => {
+void test('Logging: the request log never records an access_token value', async (t) => {
   const { app, logs } = await buildTestApp(t, { env: { STUDIO_ACCESS_TOKEN: TOKEN, LOG_LEVEL: 'debug' } });
   await app.inject(`/api/settings?access_token=${TOKEN}`);
   await app.inject('/api/settings?access_token=wrong-guess-123');

@@ -7,7 +7,7 @@ import { buildTestApp } from '../helpers/app.ts';
 const count = (db: { prepare(sql: string): { pluck(): { get(): unknown } } }) =>
   db.prepare('SELECT COUNT(*) FROM events').pluck().get() as number;
 
-test('Common conventions: a JSON body over 2 MB is refused with 413 before any handler runs, nothing written', async (t) => {
+void test('Common conventions: a JSON body over 2 MB is refused with 413 before any handler runs, nothing written', async (t) => {
   const { app, runtime } = await buildTestApp(t);
   const big = JSON.stringify({ events: [{ kind: 'tool_call', data: { blob: 'x'.repeat(3 * 1024 * 1024) } }] });
   const res = await app.inject({ method: 'POST', url: '/api/obs/ingest', headers: { 'content-type': 'application/json' }, payload: big });
@@ -16,7 +16,7 @@ test('Common conventions: a JSON body over 2 MB is refused with 413 before any h
   assert.equal(count(runtime.deps.db), 0);
 });
 
-test('Errors: malformed JSON is a 400 with the route\'s message; nothing is written', async (t) => {
+void test('Errors: malformed JSON is a 400 with the route\'s message; nothing is written', async (t) => {
   const { app, runtime } = await buildTestApp(t);
   const settings = await app.inject({ method: 'POST', url: '/api/settings', headers: { 'content-type': 'application/json' }, payload: '{"gatewayUrl": ' });
   assert.equal(settings.statusCode, 400);
@@ -27,7 +27,7 @@ test('Errors: malformed JSON is a 400 with the route\'s message; nothing is writ
   assert.equal(count(runtime.deps.db), 0);
 });
 
-test('Errors: a prototype-poisoning body is refused with 400', async (t) => {
+void test('Errors: a prototype-poisoning body is refused with 400', async (t) => {
   const { app, home } = await buildTestApp(t);
   const res = await app.inject({
     method: 'POST',
@@ -42,7 +42,7 @@ test('Errors: a prototype-poisoning body is refused with 400', async (t) => {
   assert.equal(existsSync(`${home}/settings.json`), false, 'settings.json must not be created');
 });
 
-test('Errors: an unexpected throw is a 500 with a redacted message and a logged stack; the app keeps answering', async (t) => {
+void test('Errors: an unexpected throw is a 500 with a redacted message and a logged stack; the app keeps answering', async (t) => {
   const token = 'gw-token-0123456789abcdef';
   const { app, logs } = await buildTestApp(t, {
     beforeReady: (a) => a.get('/api/test-throw', async () => {
@@ -65,7 +65,7 @@ test('Errors: an unexpected throw is a 500 with a redacted message and a logged 
   assert.equal(again.statusCode, 200);
 });
 
-test('Process model: unknown /api routes are a 404 envelope; other GET paths get the UI entry page', async (t) => {
+void test('Process model: unknown /api routes are a 404 envelope; other GET paths get the UI entry page', async (t) => {
   const { app } = await buildTestApp(t);
   const api = await app.inject({ method: 'GET', url: '/api/nope' });
   assert.equal(api.statusCode, 404);
@@ -83,7 +83,7 @@ test('Process model: unknown /api routes are a 404 envelope; other GET paths get
   assert.equal(post.statusCode, 404);
 });
 
-test('DNS rebinding guard: a non-loopback Host or a foreign Origin gets 403 before routing', async (t) => {
+void test('DNS rebinding guard: a non-loopback Host or a foreign Origin gets 403 before routing', async (t) => {
   const { app } = await buildTestApp(t);
   const evilHost = await app.inject({ method: 'GET', url: '/api/settings', headers: { host: 'evil.example:18790' } });
   assert.equal(evilHost.statusCode, 403);
@@ -97,7 +97,7 @@ test('DNS rebinding guard: a non-loopback Host or a foreign Origin gets 403 befo
   assert.equal(ok.statusCode, 200);
 });
 
-test('Process model: development mode allows cross-origin access with credentials; production does not', async (t) => {
+void test('Process model: development mode allows cross-origin access with credentials; production does not', async (t) => {
   const dev = await buildTestApp(t, { env: { NODE_ENV: 'development' } });
   const res = await dev.app.inject({ method: 'GET', url: '/api/settings', headers: { origin: 'http://localhost:5173' } });
   assert.equal(res.statusCode, 200);

@@ -18,7 +18,7 @@ interface Report {
   finishedAt: string;
 }
 
-test('GET /api/health: checks in the spec order, defaults in config, resolved paths, computed on demand', async (t) => {
+void test('GET /api/health: checks in the spec order, defaults in config, resolved paths, computed on demand', async (t) => {
   const gwPort = await freePort();
   const { app, home, config } = await buildTestApp(t);
   await app.inject({ method: 'POST', url: '/api/settings', payload: { gatewayUrl: `ws://127.0.0.1:${gwPort}` } });
@@ -59,7 +59,7 @@ test('GET /api/health: checks in the spec order, defaults in config, resolved pa
   assert.match(String(gwCheck?.detail?.handshake), /skipped/);
 });
 
-test('GET /api/health: a broken schema is fatal and ok is false', async (t) => {
+void test('GET /api/health: a broken schema is fatal and ok is false', async (t) => {
   const { app, runtime } = await buildTestApp(t);
   runtime.deps.db.exec('ALTER TABLE chat_messages DROP COLUMN created_at');
   const r = (await app.inject({ method: 'POST', url: '/api/health/recheck' })).json() as Report;
@@ -68,7 +68,7 @@ test('GET /api/health: a broken schema is fatal and ok is false', async (t) => {
   assert.match(r.checks.find((c) => c.id === 'databaseSchema')?.message ?? '', /chat_messages\.created_at/);
 });
 
-test('GET /api/health: the OTLP check runs only when an endpoint is set, and otelActive follows it', async (t) => {
+void test('GET /api/health: the OTLP check runs only when an endpoint is set, and otelActive follows it', async (t) => {
   const collector = createHttpServer((_req, res) => res.writeHead(405).end());
   await new Promise<void>((resolve) => collector.listen(0, '127.0.0.1', resolve));
   t.after(() => collector.close());
@@ -81,7 +81,7 @@ test('GET /api/health: the OTLP check runs only when an endpoint is set, and ote
   assert.match(otel?.message ?? '', /HTTP 405/);
 });
 
-test('GET /api/health: the report is redacted', async (t) => {
+void test('GET /api/health: the report is redacted', async (t) => {
   const { app } = await buildTestApp(t);
   const port = await freePort();
   await app.inject({ method: 'POST', url: '/api/settings', payload: { gatewayUrl: `ws://127.0.0.1:${port}/?token=supersecretvalue99` } });

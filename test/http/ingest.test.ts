@@ -3,7 +3,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { buildTestApp } from '../helpers/app.ts';
 
-test('POST /api/obs/ingest: only the three client kinds are stored, masked, with defaults', async (t) => {
+void test('POST /api/obs/ingest: only the three client kinds are stored, masked, with defaults', async (t) => {
   const { app, runtime } = await buildTestApp(t);
   const now = Date.now();
   const res = await app.inject({
@@ -32,7 +32,7 @@ test('POST /api/obs/ingest: only the three client kinds are stored, masked, with
   assert.equal(rows[2]?.ts, now - 1000);
 });
 
-test('POST /api/obs/ingest: at most 200 events per call; a non-array is empty', async (t) => {
+void test('POST /api/obs/ingest: at most 200 events per call; a non-array is empty', async (t) => {
   const { app } = await buildTestApp(t);
   const events = Array.from({ length: 250 }, (_, i) => ({ kind: 'tool_call', data: { i } }));
   const res = await app.inject({ method: 'POST', url: '/api/obs/ingest', payload: { events } });

@@ -5,14 +5,14 @@ import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'no
 import { join } from 'node:path';
 import { buildTestApp } from '../helpers/app.ts';
 
-test('GET /api/settings: defaults before anything is saved', async (t) => {
+void test('GET /api/settings: defaults before anything is saved', async (t) => {
   const { app } = await buildTestApp(t);
   const res = await app.inject('/api/settings');
   assert.equal(res.statusCode, 200);
   assert.deepEqual(res.json(), { gatewayUrl: 'ws://localhost:18789', hasToken: false, firstRunDismissedAt: null });
 });
 
-test('POST /api/settings: partial updates, settings.json shape, the token never returned', async (t) => {
+void test('POST /api/settings: partial updates, settings.json shape, the token never returned', async (t) => {
   const { app, home } = await buildTestApp(t);
   const token = 'tok-abcdef-123456';
   let res = await app.inject({ method: 'POST', url: '/api/settings', payload: { gatewayUrl: 'wss://gw.example:443', gatewayToken: token } });
@@ -36,7 +36,7 @@ test('POST /api/settings: partial updates, settings.json shape, the token never 
   assert.equal((await app.inject('/api/settings')).json().hasToken, false, 'empty string clears');
 });
 
-test('POST /api/settings: bad input gets the spec messages and changes nothing', async (t) => {
+void test('POST /api/settings: bad input gets the spec messages and changes nothing', async (t) => {
   const { app, home } = await buildTestApp(t);
   const cases: Array<[unknown, string]> = [
     [[1, 2], 'JSON body required'],
@@ -60,7 +60,7 @@ test('POST /api/settings: bad input gets the spec messages and changes nothing',
   assert.equal(existsSync(join(home, 'settings.json')), false);
 });
 
-test('Settings file: a ${NAME} token resolves through the gateway env file; the gateway config supplies token and port', async (t) => {
+void test('Settings file: a ${NAME} token resolves through the gateway env file; the gateway config supplies token and port', async (t) => {
   const { app, home, config } = await buildTestApp(t);
   mkdirSync(config.gatewayStateDir, { recursive: true });
   writeFileSync(join(config.gatewayStateDir, 'openclaw.json'), '{ "gateway": { "port": 19555, "auth": { "token": "${GW_TOK}" } }, }');

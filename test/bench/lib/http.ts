@@ -1,0 +1,67 @@
+// Minimal loopback HTTP helpers for benchmarks (node:http, no fetch, so that
+// a poll costs as little as possible on the client side).
+import { request, type Agent } from 'node:http';
+import type { Proc } from './processes.ts';
+import { sleep } from './stats.ts';
+
+export interface HttpAnswer {
+  status: number;
+  body: string;
+}
+
+export function httpRequest(
+  port: number,
+  path: string,
+  opts: { method?: string; body?: string; agent?: Agent | false; timeoutMs?: number } = {},
+): Promise<HttpAnswer> {
+  return new Promise((resolve, reject) => {
+    const headers: Record<string, string> = {};
+    if (opts.body !== undefined) {
+      headers['content-type'] = 'application/json';
+      headers['content-length'] = String(Buffer.byteLength(opts.body));
+    }
+    const req = request(
+      { host: '127.0.0.1', port, path, method: opts.method ?? 'GET', headers, agent: opts.agent ?? false },
+      (res) => {
+        let body = '';
+        res.setEncoding('utf8');
+        res.on('data', (d: string) => (body += d));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
+        res.on('error', reject);
+      },
+    );
+    req.setTimeout(opts.timeoutMs ?? 5000, () => req.destroy(new Error(`timeout: ${path}`)));
+    req.on('error', reject);
+    req.end(opts.body);
+  });
+}
+
+export async function httpJson<T>(port: number, path: string, opts: { method?: string; body?: string } = {}): Promise<T> {
+  const r = await httpRequest(port, path, opts);
+  if (r.status !== 200) throw new Error(`${opts.method ?? 'GET'} ${path}: HTTP ${r.status}: ${r.body.slice(0, 300)}`);
+  return JSON.parse(r.body) as T;
+}
+
+/**
+ * Polls GET `path` every `everyMs` until it answers 200; resolves with the
+ * performance.now() of that answer. Fails if `proc` exits or the deadline passes.
+ */
+export async function waitFor200(
+  port: number,
+  path: string,
+  proc: Proc,
+  opts: { everyMs?: number; timeoutMs?: number } = {},
+): Promise<number> {
+  const deadline = performance.now() + (opts.timeoutMs ?? 20_000);
+  while (performance.now() < deadline) {
+    if (proc.hasExited()) throw new Error(`process ${proc.pid} exited before answering:\n${proc.output().slice(-2000)}`);
+    try {
+      const r = await httpRequest(port, path, { timeoutMs: 1000 });
+      if (r.status === 200) return performance.now();
+    } catch {
+      // Not listening yet (ECONNREFUSED) or too slow: poll again.
+    }
+    await sleep(opts.everyMs ?? 10);
+  }
+  throw new Error(`process ${proc.pid} did not answer 200 on ${path} in time:\n${proc.output().slice(-2000)}`);
+}

@@ -1,0 +1,41 @@
+// Starts the production build (dist/supervisor/main.js) as a child process on
+// 127.0.0.1 with a temporary SVC_HOME, and stops it by PID.
+import { join } from 'node:path';
+import { REPO_ROOT, freePort, removeHome, tempHome, testEnv } from '../../helpers/server.ts';
+import { waitFor200 } from './http.ts';
+import { spawnNode, type Proc } from './processes.ts';
+
+export const DIST_ENTRY = join(REPO_ROOT, 'dist', 'supervisor', 'main.js');
+
+export interface Svc {
+  port: number;
+  home: string;
+  dbPath: string;
+  proc: Proc;
+  /** Stops the server and removes its home. */
+  stop(): Promise<void>;
+}
+
+export function svcEnv(home: string, port: number, extra: Record<string, string> = {}): NodeJS.ProcessEnv {
+  return testEnv(home, { SVC_API_PORT: String(port), LOG_LEVEL: 'warn', ...extra });
+}
+
+export async function startSvc(extra: Record<string, string> = {}): Promise<Svc> {
+  const home = tempHome('svc-bench-');
+  const port = await freePort();
+  const proc = spawnNode([DIST_ENTRY], svcEnv(home, port, extra));
+  const stop = async () => {
+    try {
+      await proc.stop();
+    } finally {
+      removeHome(home);
+    }
+  };
+  try {
+    await waitFor200(port, '/api/settings', proc);
+  } catch (err) {
+    await stop();
+    throw err;
+  }
+  return { port, home, dbPath: join(home, 'svc.db'), proc, stop };
+}

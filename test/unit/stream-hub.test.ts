@@ -1,0 +1,143 @@
+// supervisor/stream-hub.ts with fake rows. Spec "GET /api/obs/stream" (per
+// row `id: <seq>` frames in ascending order past the cursor) and "SSE streams".
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { setImmediate as tick } from 'node:timers/promises';
+import fc from 'fast-check';
+import { StreamHub, type Subscriber } from '../../supervisor/stream-hub.ts';
+
+interface Row { seq: number; teamId: string }
+const row = (seq: number, teamId = 'a'): Row => ({ seq, teamId });
+const rows = (...seqs: number[]) => seqs.map((s) => row(s));
+const frame = (r: Row) => `id: ${r.seq}\ndata: ${r.teamId}\n\n`;
+const frames = (...seqs: number[]) => seqs.map((s) => frame(row(s))).join('');
+const seqsIn = (text: string) => [...text.matchAll(/^id: (\d+)$/gm)].map((m) => Number(m[1]));
+
+function setup(start = 0) {
+  const watermarks = new Float64Array(2);
+  let pokes = 0;
+  const hub = new StreamHub<Row>({ table: 'events', cursorOf: (r) => r.seq, frame, watermarks, poke: () => void pokes++ });
+  hub.reset(start);
+  const sub = (cursor = start, matches: (r: Row) => boolean = () => true) => {
+    const writes: string[] = [];
+    const s: Subscriber<Row> = { cursor, matches, write: (t) => (writes.push(t), true) };
+    const unsubscribe = hub.subscribe(s);
+    return { s, writes, unsubscribe };
+  };
+  return { hub, watermarks, sub, pokes: () => pokes };
+}
+
+void test('GET /api/obs/stream: committed contiguous rows go out on the next turn, in cursor order', async () => {
+  const { hub, sub, pokes, watermarks } = setup(0);
+  const { writes } = sub();
+  hub.offerCommitted(rows(1));
+  hub.offerCommitted(rows(3, 2));
+  assert.deepEqual(writes, [], 'nothing is written synchronously');
+  await tick();
+  assert.deepEqual(writes, [frames(1, 2, 3)]);
+  assert.equal(hub.watermark, 3);
+  assert.equal(watermarks[0], 3, 'the events slot of the shared watermarks');
+  assert.equal(watermarks[1], 0);
+  assert.equal(pokes(), 0);
+});
+
+void test('GET /api/obs/stream: a committed row after a gap is held back and the tail is poked', async () => {
+  const { hub, sub, pokes } = setup(5);
+  const { writes } = sub();
+  hub.offerCommitted(rows(7, 8));
+  await tick();
+  assert.deepEqual(writes, []);
+  assert.equal(pokes(), 1);
+  assert.equal(hub.watermark, 5);
+  hub.offerTailed(rows(6, 7, 8));
+  assert.deepEqual(writes, [frames(6, 7, 8)]);
+  hub.offerCommitted(rows(7, 8));
+  await tick();
+  hub.offerTailed(rows(6, 7, 8));
+  assert.deepEqual(writes, [frames(6, 7, 8)], 'no duplicates from either path');
+  assert.equal(pokes(), 1);
+});
+
+void test('GET /api/obs/stream: rows before a gap go out at once, the rest come from the tail exactly once', async () => {
+  const { hub, sub, pokes } = setup(0);
+  const { writes } = sub();
+  hub.offerCommitted(rows(1, 3));
+  await tick();
+  assert.deepEqual(writes, [frames(1)]);
+  assert.equal(pokes(), 1);
+  hub.offerTailed(rows(1, 2, 3));
+  assert.deepEqual(writes, [frames(1), frames(2, 3)]);
+});
+
+void test('GET /api/obs/stream: rows the tail delivered before the commit flush are not sent twice', async () => {
+  const { hub, sub } = setup(0);
+  const { writes } = sub();
+  hub.offerCommitted(rows(1, 2));
+  hub.offerTailed(rows(1, 2));
+  await tick();
+  assert.deepEqual(writes, [frames(1, 2)]);
+});
+
+void test('GET /api/obs/stream: a subscriber cursor skips rows it already has and then advances', async () => {
+  const { hub, sub } = setup(0);
+  const caughtUp = sub(2);
+  const fresh = sub(0);
+  hub.offerTailed(rows(1, 2, 3, 4));
+  assert.deepEqual(caughtUp.writes, [frames(3, 4)]);
+  assert.deepEqual(fresh.writes, [frames(1, 2, 3, 4)]);
+  assert.equal(caughtUp.s.cursor, 4);
+  hub.offerCommitted(rows(5));
+  await tick();
+  assert.deepEqual(caughtUp.writes, [frames(3, 4), frames(5)]);
+});
+
+void test('GET /api/obs/stream: matches() filters rows; the cursor still moves past rows it skipped', () => {
+  const { hub, sub } = setup(0);
+  const teamA = sub(0, (r) => r.teamId === 'a');
+  const teamC = sub(0, (r) => r.teamId === 'c');
+  hub.offerTailed([row(1, 'a'), row(2, 'b'), row(3, 'a'), row(4, 'b')]);
+  assert.deepEqual(teamA.writes, [frame(row(1, 'a')) + frame(row(3, 'a'))]);
+  assert.deepEqual(teamC.writes, [], 'no empty write');
+  assert.equal(teamA.s.cursor, 4);
+  assert.equal(teamC.s.cursor, 4);
+});
+
+void test('SSE streams: one write per subscriber per flush; an unsubscribed subscriber gets nothing', async () => {
+  const { hub, sub } = setup(0);
+  const one = sub();
+  const two = sub();
+  hub.offerCommitted(rows(1, 2));
+  hub.offerCommitted(rows(3));
+  hub.offerCommitted(rows(4, 5));
+  await tick();
+  assert.deepEqual(one.writes, [frames(1, 2, 3, 4, 5)]);
+  assert.deepEqual(two.writes, [frames(1, 2, 3, 4, 5)]);
+  assert.equal(hub.subscriberCount(), 2);
+  two.unsubscribe();
+  assert.equal(hub.subscriberCount(), 1);
+  hub.offerTailed(rows(6, 7));
+  assert.equal(one.writes.length, 2);
+  assert.equal(two.writes.length, 1);
+});
+
+void test('GET /api/obs/stream: any interleaving of commits and tail reads delivers every row once, in order (property)', async () => {
+  const op = fc.oneof(
+    fc.record({ t: fc.constant('commit' as const), seqs: fc.uniqueArray(fc.integer({ min: 1, max: 30 }), { maxLength: 5 }) }),
+    fc.record({ t: fc.constant('tail' as const), upTo: fc.integer({ min: 0, max: 30 }) }),
+    fc.constant({ t: 'flush' as const }),
+  );
+  await fc.assert(fc.asyncProperty(fc.array(op, { maxLength: 25 }), fc.integer({ min: 0, max: 3 }), async (ops, start) => {
+    const { hub, sub } = setup(start);
+    const { writes } = sub(start);
+    const tailFrom = (upTo: number) => rows(...Array.from({ length: upTo }, (_, i) => i + 1));
+    for (const o of ops) {
+      if (o.t === 'commit') hub.offerCommitted(rows(...o.seqs));
+      else if (o.t === 'tail') hub.offerTailed(tailFrom(o.upTo));
+      else await tick();
+    }
+    await tick();
+    hub.offerTailed(tailFrom(30));
+    const got = seqsIn(writes.join(''));
+    assert.deepEqual(got, Array.from({ length: 30 - start }, (_, i) => i + 1 + start));
+  }), { numRuns: 200 });
+});
