@@ -41,6 +41,7 @@ void test('Orchestration event row: acknowledged events survive kill -9 (20 roun
     await Promise.all(writers);
     await s.stop();
   }
+  t.diagnostic(`${acked.length} events acknowledged across ${ROUNDS} kill -9 rounds`);
   assert.ok(acked.length > ROUNDS * 5, `too few acknowledged events (${acked.length}) for the test to mean anything`);
 
   // Restart once more: the server opens the file after 20 crashes and serves.
