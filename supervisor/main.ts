@@ -72,6 +72,15 @@ async function main(): Promise<void> {
       process.exit(code || 1);
     }, SHUTDOWN_DEADLINE_MS).unref();
     const server = app.server;
+    // The port file goes first, in the same tick as closing the listener: a
+    // successor (svc restart) can bind only after this, so its own file is
+    // never the one removed.
+    try {
+      if (readFileSync(portFile, 'utf8').trim() === String(port)) rmSync(portFile, { force: true });
+    } catch (err) {
+      // Already gone (e.g. removed by `svc stop`): nothing to clean.
+      logger.debug({ err }, 'port file not removed');
+    }
     const closed = new Promise<void>((resolve) => server.close(() => resolve()));
     runtime.deps.sse.closeAll();
     // In-flight requests finish; connections that fall idle are closed as they do.
@@ -85,12 +94,6 @@ async function main(): Promise<void> {
       await runtime.close();
     } catch (err) {
       logger.error({ err }, 'closing the runtime failed');
-    }
-    try {
-      if (readFileSync(portFile, 'utf8').trim() === String(port)) rmSync(portFile, { force: true });
-    } catch (err) {
-      // Already gone (e.g. removed by `svc stop`): nothing to clean.
-      logger.debug({ err }, 'port file not removed');
     }
     logger.info('stopped');
     process.exit(code);

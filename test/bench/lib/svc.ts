@@ -5,7 +5,8 @@ import { REPO_ROOT, freePort, removeHome, tempHome, testEnv } from '../../helper
 import { waitFor200 } from './http.ts';
 import { spawnNode, type Proc } from './processes.ts';
 
-export const DIST_ENTRY = join(REPO_ROOT, 'dist', 'supervisor', 'main.js');
+/** The production build's entry; BENCH_SVC_ENTRY points at another build (for an A/B comparison of a patch). */
+export const DIST_ENTRY = process.env.BENCH_SVC_ENTRY ?? join(REPO_ROOT, 'dist', 'supervisor', 'main.js');
 
 export interface Svc {
   port: number;

@@ -1,0 +1,71 @@
+#!/usr/bin/env node
+// The `svc` command: commander wiring only. Each command's behaviour lives in
+// shared/launcher/ (spec "Command-line launcher").
+import { Command } from 'commander';
+import { loadConfig } from '../shared/config.ts';
+import {
+  BackupError,
+  createContext,
+  isInteractive,
+  runBackup,
+  runDefault,
+  runRestart,
+  stopDashboard,
+} from '../shared/launcher/index.ts';
+
+const config = loadConfig();
+const ctx = createContext(config);
+
+/** Runs a command body, turning its result (or a thrown error) into the exit code. */
+async function exitWith(body: () => Promise<number>): Promise<void> {
+  try {
+    process.exitCode = await body();
+  } catch (err) {
+    const message = err instanceof Error ? err.message : String(err);
+    ctx.io.err(err instanceof BackupError ? `svc backup: ${message}` : `svc: ${message}`);
+    process.exitCode = 1;
+  }
+}
+
+const program = new Command('svc')
+  .description('Find or start the svc dashboard and open it in a browser.')
+  .version(config.version, '-V, --version', 'print the version')
+  .helpOption('-h, --help', 'show help')
+  // Program options come before a command, so `restart --no-open` is restart's own.
+  .enablePositionalOptions()
+  .option('--no-version-check', 'skip comparing a running dashboard\'s version with this launcher\'s')
+  .option('-y, --yes', 'accept the restart offer for an older running dashboard without asking')
+  .option('--no-open', 'do not open a browser')
+  .action(async (opts: { versionCheck: boolean; yes?: boolean; open: boolean }) =>
+    exitWith(() =>
+      runDefault(ctx, { open: opts.open, versionCheck: opts.versionCheck, yes: opts.yes === true, interactive: isInteractive() }),
+    ),
+  );
+
+program
+  .command('backup')
+  .description('copy svc.db consistently (online backup), even while the server runs')
+  .argument('[dest]', 'file or existing folder (default ./svc-backup-<YYYYMMDD-HHMMSS>.db)')
+  .option('-f, --force', 'overwrite an existing destination')
+  .action(async (dest: string | undefined, opts: { force?: boolean }) =>
+    exitWith(async () => {
+      const written = await runBackup({ source: config.dbPath, dest, force: opts.force === true, cwd: process.cwd() });
+      ctx.io.out(written);
+      return 0;
+    }),
+  );
+
+program
+  .command('stop')
+  .description('terminate the running dashboard server')
+  .action(async () => exitWith(async () => ((await stopDashboard(ctx)).ok ? 0 : 1)));
+
+program
+  .command('restart')
+  .description('stop the dashboard, then start it again on the same port')
+  .option('--no-open', 'do not open a browser')
+  .action(async (opts: { open: boolean }) =>
+    exitWith(() => runRestart(ctx, { open: opts.open && program.opts<{ open: boolean }>().open })),
+  );
+
+await program.parseAsync(process.argv);

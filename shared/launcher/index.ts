@@ -1,0 +1,20 @@
+// The launcher's public surface, used by bin/svc.ts and the tests.
+export { BackupError, backupFileName, resolveBackupDest, runBackup } from './backup.ts';
+export type { BackupOptions } from './backup.ts';
+export { discoverDashboard, parsePortFile, readPortFile, scanPorts } from './discover.ts';
+export type { Discovery } from './discover.ts';
+export { consoleIo, createContext } from './io.ts';
+export type { Io, LauncherContext } from './io.ts';
+export { runDefault } from './launch.ts';
+export type { LaunchOptions } from './launch.ts';
+export { browserCommand, openBrowser } from './open-browser.ts';
+export { manualStopCommand, parseLsofPids, parseNetstatPids, parseProcNetTcp, pidFromPort, procLookup } from './pid-from-port.ts';
+export type { PidLookup } from './pid-from-port.ts';
+export { probeDashboard, tcpCheck } from './probe.ts';
+export type { ProbeResult } from './probe.ts';
+export { isInteractive, isYes } from './prompt.ts';
+export { runRestart } from './restart.ts';
+export { findRepositoryRoot, resolveServerEntry } from './server-entry.ts';
+export { startDashboard } from './start.ts';
+export { stopDashboard } from './stop.ts';
+export { compareVersions, parseSemver, versionVerdict } from './version.ts';
