@@ -40,12 +40,6 @@ export function parseDotenv(text: string): Record<string, string> {
   return Object.fromEntries(out);
 }
 
-/** True when reading failed only because the file does not exist. */
-export function isMissingFile(err: unknown): boolean {
-  const code = (err as NodeJS.ErrnoException | null)?.code;
-  return code === 'ENOENT' || code === 'ENOTDIR';
-}
-
 /** The gateway's `.env` as a map; empty when missing or unreadable. Never throws. */
 export function readGatewayEnv(stateDir: string): Record<string, string> {
   let text: string;

@@ -1,11 +1,9 @@
 // svc's settings file (`<state_dir>/settings.json`): reading it with defaults,
 // and saving a partial update atomically. The file holds the gateway token, so
 // it is written 0600 and its contents never reach an error message.
-import { closeSync, fsyncSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, writeSync } from 'node:fs';
-import { randomBytes } from 'node:crypto';
-import { dirname } from 'node:path';
+import { readFileSync } from 'node:fs';
 import { z } from 'zod';
-import { isMissingFile } from './gateway-files.ts';
+import { isMissingFile, writeFileAtomic } from '../fs-safe.ts';
 
 export const DEFAULT_GATEWAY_URL = 'ws://localhost:18789';
 
@@ -159,25 +157,6 @@ export function validateSettingsPatch(body: unknown): SettingsPatchResult {
   return { ok: true, patch };
 }
 
-/** Writes `text` to a temp file beside `file` (0600), fsyncs it, then renames it over `file`. */
-function writeAtomic(file: string, text: string): void {
-  mkdirSync(dirname(file), { recursive: true, mode: 0o700 });
-  const tmp = `${file}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`;
-  try {
-    const fd = openSync(tmp, 'wx', 0o600);
-    try {
-      writeSync(fd, text);
-      fsyncSync(fd);
-    } finally {
-      closeSync(fd);
-    }
-    renameSync(tmp, file);
-  } catch (err) {
-    rmSync(tmp, { force: true });
-    throw err;
-  }
-}
-
 /**
  * Applies `patch` to settings.json (read-modify-write) and returns the result.
  * Unknown keys are kept; a corrupt file is replaced starting from `{}`. Throws
@@ -195,6 +174,6 @@ export function saveSettings(settingsFile: string, patch: SettingsPatch, onCorru
     data.gateway = gateway;
   }
   if (patch.firstRunDismissedAt !== undefined) data.firstRunDismissedAt = patch.firstRunDismissedAt;
-  writeAtomic(settingsFile, `${JSON.stringify(data, null, 2)}\n`);
+  writeFileAtomic(settingsFile, `${JSON.stringify(data, null, 2)}\n`);
   return toStored(data);
 }

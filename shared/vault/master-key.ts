@@ -5,10 +5,11 @@
 // messages name files, lengths and errno codes only.
 import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
 import {
-  chmodSync, closeSync, existsSync, fsyncSync, linkSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, statSync, writeSync,
+  chmodSync, existsSync, linkSync, mkdirSync, readFileSync, rmSync, statSync,
 } from 'node:fs';
 import { dirname } from 'node:path';
 import { z } from 'zod';
+import { isMissingFile, writeFileAtomic as writeFileAtomicIn, writeTempFile } from '../fs-safe.ts';
 
 export const MASTER_KEY_BYTES = 32;
 const IV_BYTES = 12;
@@ -84,10 +85,7 @@ export type KeyFileRead =
 const errnoCode = (err: unknown): string | undefined => (err as NodeJS.ErrnoException | null)?.code;
 
 /** True when an fs call failed only because the path does not exist. */
-export function isMissing(err: unknown): boolean {
-  const code = errnoCode(err);
-  return code === 'ENOENT' || code === 'ENOTDIR';
-}
+export const isMissing = isMissingFile;
 
 /** Reads `master.key` (base64 of 32 bytes). Never throws. */
 export function readKeyFile(file: string): KeyFileRead {
@@ -121,35 +119,10 @@ export function ensureSecretsDir(dir: string): void {
   chmodSync(dir, 0o700); // mkdir's mode is narrowed by the umask; this makes it exact
 }
 
-/** Writes `text` to a new 0600 temp file beside `file`, fsynced. Returns the temp path. */
-function writeTemp(file: string, text: string): string {
-  const tmp = `${file}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`;
-  try {
-    const fd = openSync(tmp, 'wx', 0o600);
-    try {
-      writeSync(fd, text);
-      fsyncSync(fd);
-    } finally {
-      closeSync(fd);
-    }
-    chmodSync(tmp, 0o600); // exact whatever the umask
-  } catch (err) {
-    rmSync(tmp, { force: true });
-    throw err;
-  }
-  return tmp;
-}
-
 /** Replaces `file` atomically (temp file, then rename) with a 0600 file holding `text`. */
 export function writeFileAtomic(file: string, text: string): void {
   ensureSecretsDir(dirname(file));
-  const tmp = writeTemp(file, text);
-  try {
-    renameSync(tmp, file);
-  } catch (err) {
-    rmSync(tmp, { force: true });
-    throw err;
-  }
+  writeFileAtomicIn(file, text);
 }
 
 /**
@@ -161,7 +134,7 @@ export function writeFileAtomic(file: string, text: string): void {
 export function createKeyFile(file: string): Buffer {
   ensureSecretsDir(dirname(file));
   const key = randomBytes(MASTER_KEY_BYTES);
-  const tmp = writeTemp(file, key.toString('base64'));
+  const tmp = writeTempFile(file, key.toString('base64'));
   try {
     linkSync(tmp, file);
     return key;

@@ -22,37 +22,49 @@ const chatStmt = db.prepare(
    FROM chat_messages WHERE id > ? ORDER BY id LIMIT ?`,
 );
 
-// Start from the supervisor's watermark: what it already delivered (or chose
-// not to replay at boot) is never posted again.
-let eventsCursor = marks[WATERMARK.events] ?? 0;
-let chatCursor = marks[WATERMARK.chat] ?? 0;
+interface Table<R> {
+  stmt: { all(cursor: number, limit: number): unknown[] };
+  mark: number;
+  cursorOf: (row: R) => number;
+  emit: (rows: R[]) => void;
+  /** Start from the supervisor's watermark: what it delivered (or chose not to replay at boot) is never posted again. */
+  cursor: number;
+}
+
+function table<R>(t: Omit<Table<R>, 'cursor'>): Table<R> {
+  return { ...t, cursor: marks[t.mark] ?? 0 };
+}
+
+const tables = [
+  table<EventRow>({ stmt: eventsStmt, mark: WATERMARK.events, cursorOf: (r) => r.seq, emit: (rows) => server.emit('events', { rows }) }),
+  table<ChatRow>({ stmt: chatStmt, mark: WATERMARK.chat, cursorOf: (r) => r.id, emit: (rows) => server.emit('chat', { rows }) }),
+];
 let ticks = 0;
 let queries = 0;
 let timer: NodeJS.Timeout | null = null;
 let stopped = false;
 
+/** One query per table; returns whether a table had a full batch (a backlog). */
+function readTable<R>(t: Table<R>): boolean {
+  // Skip rows the supervisor delivered itself at commit time.
+  t.cursor = Math.max(t.cursor, marks[t.mark] ?? 0);
+  const rows = t.stmt.all(t.cursor, data.batchSize) as R[];
+  queries++;
+  if (rows.length > 0) {
+    t.cursor = t.cursorOf(rows[rows.length - 1] as R);
+    t.emit(rows);
+  }
+  return rows.length === data.batchSize;
+}
+
 function tick(): number {
   ticks++;
-  let q = 0;
-  // Skip rows the supervisor delivered itself at commit time.
-  eventsCursor = Math.max(eventsCursor, marks[WATERMARK.events] ?? 0);
-  const events = eventsStmt.all(eventsCursor, data.batchSize) as EventRow[];
-  q++;
-  if (events.length > 0) {
-    eventsCursor = (events[events.length - 1] as EventRow).seq;
-    server.emit('events', { rows: events });
-  }
-  chatCursor = Math.max(chatCursor, marks[WATERMARK.chat] ?? 0);
-  const chat = chatStmt.all(chatCursor, data.batchSize) as ChatRow[];
-  q++;
-  if (chat.length > 0) {
-    chatCursor = (chat[chat.length - 1] as ChatRow).id;
-    server.emit('chat', { rows: chat });
-  }
-  queries += q;
+  const before = queries;
+  let backlog = false;
+  for (const t of tables) backlog = readTable(t as Table<unknown>) || backlog;
   // A full batch means a backlog: read on at once rather than a tick later.
-  if (events.length === data.batchSize || chat.length === data.batchSize) schedule(0);
-  return q;
+  if (backlog) schedule(0);
+  return queries - before;
 }
 
 function schedule(delay: number): void {
@@ -79,5 +91,5 @@ const server = serveChannel(tailContract, port, {
   },
 });
 
-server.emit('ready', { eventsCursor, chatCursor });
+server.emit('ready', { eventsCursor: tables[0]?.cursor ?? 0, chatCursor: tables[1]?.cursor ?? 0 });
 schedule(data.intervalMs);
