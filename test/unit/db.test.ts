@@ -37,7 +37,7 @@ void test('What the service does (Persistence): the file opens in WAL with forei
 void test('What the service does (Persistence): migrating twice is a no-op and the schema matches the declared one', (t) => {
   const { db, path } = tempDb(t);
   const before = listTables(db);
-  assert.deepEqual(before.map((x) => x.name), ['chat_messages', 'events', 'settings']);
+  for (const core of ['chat_messages', 'events', 'settings']) assert.ok(before.some((x) => x.name === core), core);
   assert.deepEqual(declaredSchema(), before);
   db.prepare("INSERT INTO settings (key, value, updated_at) VALUES ('k', 'v', 1)").run();
   migrate(db);
