@@ -96,3 +96,27 @@ void test('GET /api/obs/stream: catch-up crosses batches of 500 in order', async
   const ids = rows(sse.frames).map((r) => r.id);
   assert.deepEqual(ids, Array.from({ length: 1200 }, (_, i) => i + 1));
 });
+
+void test('GET /api/obs/stream: one tail query per table per tick, whatever the number of clients', async (t) => {
+  const s = await startServer({ env: { SVC_TAIL_INTERVAL_MS: '200' } });
+  t.after(async () => {
+    await s.stop();
+    removeHome(s.home);
+  });
+  const streams = await Promise.all(Array.from({ length: 25 }, () => openSse(`${s.base}/api/obs/stream`)));
+  t.after(() => Promise.all(streams.map((x) => x.close())));
+  const tailStats = async () => {
+    const h = (await (await fetch(`${s.base}/api/health/recheck`, { method: 'POST' })).json()) as { workers: Array<{ name: string; stats?: { ticks: number; queries: number } }> };
+    const stats = h.workers.find((w) => w.name === 'tail')?.stats;
+    assert.ok(stats, 'the tail worker reports its counters');
+    return stats;
+  };
+  const before = await tailStats();
+  const t0 = Date.now();
+  await new Promise((r) => setTimeout(r, 2000));
+  const after = await tailStats();
+  const ticks = after.ticks - before.ticks;
+  const expectedTicks = (Date.now() - t0) / 200;
+  assert.ok(ticks >= 3 && ticks <= expectedTicks + 3, `ticks ${ticks} for ~${expectedTicks.toFixed(1)} intervals and 25 clients`);
+  assert.equal(after.queries - before.queries, 2 * ticks, 'exactly one query per table per tick');
+});
