@@ -4,8 +4,24 @@ import type { FastifyInstance } from 'fastify';
 import type { AppDeps } from '../deps.ts';
 import { badRequest, HttpError } from '../http-error.ts';
 
+/**
+ * The Settings view as a response schema: fastify compiles it into a fast
+ * serializer (this route is polled by the launcher and the UI), and it is a
+ * whitelist, so no other field (a token) can ever leave through this route.
+ */
+const SettingsViewResponse = {
+  type: 'object',
+  properties: {
+    gatewayUrl: { type: 'string' },
+    hasToken: { type: 'boolean' },
+    firstRunDismissedAt: { type: ['number', 'null'] },
+  },
+  required: ['gatewayUrl', 'hasToken', 'firstRunDismissedAt'],
+  additionalProperties: false,
+} as const;
+
 export function settingsRoutes(app: FastifyInstance, { settings, onGatewaySettingsChanged, logger }: AppDeps): void {
-  app.get('/api/settings', async () => {
+  app.get('/api/settings', { schema: { response: { 200: SettingsViewResponse } } }, async () => {
     try {
       return settings.view();
     } catch (err) {
