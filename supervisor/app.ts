@@ -27,6 +27,7 @@ export function hostGuardOptions(deps: Pick<AppDeps, 'config' | 'boundPort'>): H
 }
 
 export function buildApp(deps: AppDeps): FastifyInstance {
+  const requestLogging = deps.config.logLevel === 'debug' || deps.config.logLevel === 'trace';
   const app = Fastify({
     loggerInstance: deps.logger as FastifyBaseLogger,
     bodyLimit: BODY_LIMIT_BYTES,
@@ -34,9 +35,11 @@ export function buildApp(deps: AppDeps): FastifyInstance {
     onProtoPoisoning: 'error',
     onConstructorPoisoning: 'error',
     // Per-request lines only at debug/trace: at info they would drown the log.
-    logController: new LogController({
-      disableRequestLogging: deps.config.logLevel !== 'debug' && deps.config.logLevel !== 'trace',
-    }),
+    logController: new LogController({ disableRequestLogging: !requestLogging }),
+    // Without request logging, no per-request child logger either: creating
+    // one per request cost about a fifth of this server's throughput. Errors
+    // are still logged, with the request's method and URL.
+    ...(requestLogging ? {} : { childLoggerFactory: (logger: FastifyBaseLogger) => logger }),
     return503OnClosing: true,
   });
 

@@ -4,7 +4,8 @@
 // Exits 0 when a target is missed (the figures are for the report) and 1
 // only when a benchmark crashed or the build failed.
 import { spawnSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import { REPO_ROOT } from '../helpers/server.ts';
 import { boot } from './boot.ts';
 import { fmt } from './lib/stats.ts';
@@ -18,11 +19,15 @@ const ALL: Benchmark[] = [settingsThroughput, sseFanout, boot];
 interface Row extends Partial<BenchResult> {
   name: string;
   seconds: number;
+  /** 1-minute load average when the benchmark started (the machine is shared: context for the figures). */
+  load: string;
   crashed?: string;
 }
 
+const loadAverage = (): string => readFileSync('/proc/loadavg', 'utf8').split(' ')[0] ?? '?';
+
 function table(rows: Row[]): string {
-  const head = ['benchmark', 'result', 'figures', 'ratio vs baseline', 'target', 'time'];
+  const head = ['benchmark', 'result', 'figures', 'ratio vs baseline', 'target', 'time', 'load'];
   const cells = rows.map((r) => [
     r.name,
     r.crashed ? 'CRASH' : r.pass ? 'PASS' : 'FAIL',
@@ -30,6 +35,7 @@ function table(rows: Row[]): string {
     r.ratio ?? '',
     r.target ?? '',
     `${fmt(r.seconds)} s`,
+    r.load,
   ]);
   const widths = head.map((h, i) => Math.max(h.length, ...cells.map((c) => (c[i] ?? '').length)));
   const fmtRow = (c: string[]) => `| ${c.map((x, i) => x.padEnd(widths[i] ?? 0)).join(' | ')} |`;
@@ -59,14 +65,16 @@ async function main(): Promise<number> {
 
   const rows: Row[] = [];
   for (const b of selected) {
-    console.log(`\n== ${b.name}`);
+    const load = loadAverage();
+    console.log(`\n== ${b.name} (load average ${load} on ${availableParallelism()} cores)`);
     const t0 = performance.now();
     try {
       const r = await b.run();
-      rows.push({ ...r, seconds: (performance.now() - t0) / 1000 });
+      rows.push({ ...r, seconds: (performance.now() - t0) / 1000, load });
     } catch (err) {
       console.error(`  CRASH: ${b.name}:`, err);
-      rows.push({ name: b.name, seconds: (performance.now() - t0) / 1000, crashed: (err as Error).message?.split('\n')[0] ?? String(err) });
+      const crashed = err instanceof Error ? (err.message.split('\n')[0] ?? err.name) : String(err);
+      rows.push({ name: b.name, seconds: (performance.now() - t0) / 1000, load, crashed });
     }
   }
   console.log('\n== summary');

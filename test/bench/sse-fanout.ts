@@ -136,13 +136,19 @@ async function run(): Promise<BenchResult> {
     const rssWindow = median(w1.rssKb);
     const kbPerStream = (rssWindow - rssBefore) / CLIENTS;
     const kbPerStreamIdle = (rssIdle - rssBefore) / CLIENTS;
+    // Judged on the larger of the two: a GC that shrinks the heap mid-window must not flatter it.
+    const kbJudged = Math.max(kbPerStream, kbPerStreamIdle);
+    const rssPeak = max(w1.rssKb);
     const p50e = percentile(lat1, 50);
     const p99e = percentile(lat1, 99);
     console.log(`  phase 1 (external writer, ${appended} events in ${fmt(Number(done.ms))} ms):`);
     console.log(`    delivered ${fmt(d1.delivered)}/${fmt(d1.expected)}; clients with every row ${d1.complete}/${CLIENTS}; duplicates ${snap1.dups}; closed ${snap1.closed}; drained ${drained1}`);
     console.log(`    tail: ${ticks} ticks, ${queries} queries → ${fmt(queries / ticks, 2)} per tick, ${fmt(qPerTickPerTable, 2)} per table (${statsNote})`);
     console.log(`    server CPU ${fmt(w1.cpuPercent, 1)} % of one core over ${fmt(w1.wallMs / 1000, 1)} s; client process CPU ${fmt(((clientsCpu1 - clientsCpu0) / (w1.wallMs / 1000)) * 100, 1)} %`);
-    console.log(`    RSS per stream ${fmt(kbPerStream, 1)} KB during the window (median RSS ${fmt(rssWindow / 1024, 1)} MB), ${fmt(kbPerStreamIdle, 1)} KB idle`);
+    console.log(
+      `    RSS per stream ${fmt(kbPerStream, 1)} KB during the window (median RSS ${fmt(rssWindow / 1024, 1)} MB, peak ${fmt(rssPeak / 1024, 1)} MB), ` +
+        `${fmt(kbPerStreamIdle, 1)} KB with the streams open and no events`,
+    );
     console.log(`    delivery latency (${lat1.length} samples from ${SAMPLED} clients): p50 ${fmt(p50e)} ms, p99 ${fmt(p99e)} ms, max ${fmt(max(lat1))} ms`);
 
     // Phase 2: svc's own appends.
@@ -174,14 +180,14 @@ async function run(): Promise<BenchResult> {
       delivered: d1.delivered === d1.expected && d2.delivered === d2.expected && load.failed === 0 && snap2.dups === 0,
       queries: Math.abs(qPerTickPerTable - 1) < 0.01,
       cpu: w1.cpuPercent < TARGET.cpuPercent,
-      rss: kbPerStream <= TARGET.kbPerStream,
+      rss: kbJudged <= TARGET.kbPerStream,
       external: p99e <= TARGET.externalP99,
       own: p99o < TARGET.ownP99,
     };
     line(ok.delivered, `every event to every client (external ${pct(d1.delivered / d1.expected, 2)}, own ${pct(d2.delivered / Math.max(1, d2.expected), 2)}, no duplicates)`);
     line(ok.queries, `queries per tick per table ${fmt(qPerTickPerTable, 2)} (target 1)`);
     line(ok.cpu, `server CPU ${fmt(w1.cpuPercent, 1)} % (target < ${TARGET.cpuPercent} %)`);
-    line(ok.rss, `${fmt(kbPerStream, 1)} KB per stream (target ≤ ${TARGET.kbPerStream} KB)`);
+    line(ok.rss, `${fmt(kbJudged, 1)} KB per stream, the larger of window ${fmt(kbPerStream, 1)} and idle ${fmt(kbPerStreamIdle, 1)} (target ≤ ${TARGET.kbPerStream} KB)`);
     line(ok.external, `external-write p99 ${fmt(p99e)} ms (target ≤ ${fmt(TARGET.externalP99)} ms)`);
     line(ok.own, `own-append p99 ${fmt(p99o)} ms (target < ${TARGET.ownP99} ms)`);
     const pass = Object.values(ok).every(Boolean);
@@ -192,7 +198,7 @@ async function run(): Promise<BenchResult> {
       figures:
         `delivered ${pct(d1.delivered / d1.expected, 1)}/${pct(d2.delivered / Math.max(1, d2.expected), 1)}; ` +
         `${fmt(qPerTickPerTable, 2)} q/tick/table; CPU ${fmt(w1.cpuPercent, 1)} % (own ${fmt(w2.cpuPercent, 1)} %); ` +
-        `${fmt(kbPerStream, 1)} KB/stream; p50/p99 ext ${fmt(p50e)}/${fmt(p99e)} ms, own ${fmt(p50o)}/${fmt(p99o)} ms`,
+        `${fmt(kbJudged, 1)} KB/stream; p50/p99 ext ${fmt(p50e)}/${fmt(p99e)} ms, own ${fmt(p50o)}/${fmt(p99o)} ms`,
       ratio: `ext p99 ${fmt(ratioTick, 2)}× tick; own p99 ${fmt(ratioOwn, 3)}× ext`,
       target: 'all, 1 q/tick/table, <10 %, ≤20 KB, p99 ≤1 s / <100 ms',
       pass,
