@@ -3,7 +3,8 @@
 // 2 MB, 400 for malformed JSON or prototype poisoning); an unexpected throw
 // is a 500 whose message is redacted and whose stack goes to the log only.
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { Redactor } from '../../shared/redact.ts';
+import type { Logger } from '../../shared/log.ts';
+import { stripAccessToken, type Redactor } from '../../shared/redact.ts';
 import { HttpError } from '../http-error.ts';
 
 declare module 'fastify' {
@@ -25,7 +26,7 @@ function badJsonMessage(req: FastifyRequest): string {
   return req.routeOptions?.config?.badJsonMessage ?? DEFAULT_BAD_JSON_MESSAGE;
 }
 
-export function registerErrorHandling(app: FastifyInstance, redactor: Redactor): void {
+export function registerErrorHandling(app: FastifyInstance, redactor: Redactor, logger: Logger): void {
   app.setErrorHandler((err: FastifyError, req: FastifyRequest, reply: FastifyReply) => {
     if (err instanceof HttpError) {
       return reply.code(err.statusCode).send({ error: redactor.text(err.message), ...err.extra });
@@ -46,7 +47,7 @@ export function registerErrorHandling(app: FastifyInstance, redactor: Redactor):
     if (status >= 400 && status < 500) {
       return reply.code(status).send({ error: redactor.text(err.message) });
     }
-    req.log.error({ err }, 'unhandled error');
+    logger.error({ err, method: req.method, url: stripAccessToken(req.url) }, 'unhandled error');
     const sqlite = (err as { code?: string }).code?.startsWith('SQLITE_') ? `database error (${err.code})` : null;
     return reply.code(500).send({ error: sqlite ?? redactor.text(err.message || 'internal error') });
   });

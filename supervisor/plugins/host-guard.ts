@@ -26,11 +26,26 @@ export interface HostGuardOptions {
   boundPort: () => number | null;
 }
 
+// Hosts seen lately and whether they are loopback names: a dashboard sees a
+// handful of Host values, and this check runs on every request.
+const hostCache = new Map<string, boolean>();
+const HOST_CACHE_MAX = 64;
+
+function isLoopbackHostHeader(value: string): boolean {
+  let ok = hostCache.get(value);
+  if (ok === undefined) {
+    ok = LOOPBACK_NAMES.test(splitHostPort(value).host);
+    if (hostCache.size >= HOST_CACHE_MAX) hostCache.clear();
+    hostCache.set(value, ok);
+  }
+  return ok;
+}
+
 /** Returns why a request must be refused, or null when it may pass. */
 export function hostGuardVerdict(headers: IncomingHttpHeaders, opts: HostGuardOptions): string | null {
   if (!opts.enabled) return null;
   const hostHeader = headers.host;
-  if (typeof hostHeader !== 'string' || !LOOPBACK_NAMES.test(splitHostPort(hostHeader).host)) {
+  if (typeof hostHeader !== 'string' || !isLoopbackHostHeader(hostHeader)) {
     return 'Host header is not a loopback name';
   }
   const origin = headers.origin;

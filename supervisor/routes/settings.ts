@@ -21,13 +21,16 @@ const SettingsViewResponse = {
 } as const;
 
 export function settingsRoutes(app: FastifyInstance, { settings, onGatewaySettingsChanged, logger }: AppDeps): void {
-  app.get('/api/settings', { schema: { response: { 200: SettingsViewResponse } } }, async () => {
+  // A synchronous handler: no promise per request on the dashboard's most-polled route.
+  app.get('/api/settings', { schema: { response: { 200: SettingsViewResponse } } }, (_req, reply) => {
+    let view;
     try {
-      return settings.view();
+      view = settings.view();
     } catch (err) {
       logger.error({ err }, 'settings read failed');
       throw new HttpError(500, 'Failed to load settings');
     }
+    void reply.send(view);
   });
 
   app.post('/api/settings', { config: { badJsonMessage: 'JSON body required' } }, async (req) => {

@@ -2,7 +2,7 @@
 // output kept for error messages, stopped by their own PID (SIGTERM, then
 // SIGKILL after a deadline). Any child still alive when the bench process
 // exits or is interrupted is killed by PID too.
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { REPO_ROOT } from '../../helpers/server.ts';
 
 const live = new Set<ChildProcess>();
@@ -66,4 +66,14 @@ export function track(child: ChildProcess): Proc {
 export function spawnNode(args: readonly string[], env: NodeJS.ProcessEnv): Proc {
   const child = spawn(process.execPath, args, { cwd: REPO_ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
   return track(child);
+}
+
+/**
+ * Pins every thread of a process to the given CPUs with taskset (util-linux).
+ * Used to measure "per core": the server on one core, the load generator on
+ * the other, so that they do not compete. Returns false when taskset is missing.
+ */
+export function pinToCpus(pid: number, cpus: string): boolean {
+  const r = spawnSync('taskset', ['-a', '-p', '-c', cpus, String(pid)], { stdio: 'ignore' });
+  return r.status === 0;
 }
