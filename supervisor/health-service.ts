@@ -1,5 +1,7 @@
-// Caches the boot report. Before the boot probe finishes, a request computes
-// one on demand; concurrent requests share one computation.
+// Caches the boot report's checks. Before the boot probe finishes, a request
+// computes one on demand; concurrent requests share one computation. The
+// workers' supervision state is always read fresh: a worker that went down
+// after boot must show as down without a recheck.
 import type { BootReport } from '../shared/health/types.ts';
 import { runBootProbe, type ReportDeps } from '../shared/health/report.ts';
 import type { HealthService } from './deps.ts';
@@ -19,7 +21,7 @@ export function createHealthService(deps: () => ReportDeps): HealthService & { b
     return r;
   };
   return {
-    get: () => (cached ? Promise.resolve(cached) : compute()),
+    get: async () => (cached ? { ...cached, workers: await deps().workers() } : compute()),
     recheck: computeAndCache,
     boot: computeAndCache,
   };

@@ -9,7 +9,7 @@ const MAX_BUFFERED_BYTES = 4 * 1024 * 1024;
 
 export interface SseStream {
   /** Writes raw, already-framed text. Returns false when the stream is closed. */
-  write(text: string): boolean;
+  write(chunk: string | Buffer): boolean;
   close(): void;
   readonly closed: boolean;
   onClose(cb: () => void): void;
@@ -59,13 +59,13 @@ export class SseRegistry {
     const closeCbs: Array<() => void> = [];
     let closed = false;
     const stream: SseStream = {
-      write: (text) => {
+      write: (chunk) => {
         if (closed) return false;
         if (res.writableLength > MAX_BUFFERED_BYTES) {
           stream.close();
           return false;
         }
-        res.write(text);
+        res.write(chunk);
         return true;
       },
       close: () => {

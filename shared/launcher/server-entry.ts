@@ -5,6 +5,7 @@ import { existsSync, readFileSync, statSync } from 'node:fs';
 import { dirname, extname, join } from 'node:path';
 import { z } from 'zod';
 import { childEnv, type Config } from '../config.ts';
+import { SERVER_NODE_FLAGS } from './node-flags.ts';
 
 export interface ServerEntry {
   kind: 'bundled' | 'development';
@@ -78,7 +79,7 @@ export function resolveServerEntry(
   const bundled = join(config.packageRoot, 'dist', 'supervisor', 'main.js');
   if (existsSync(bundled)) {
     const env = childEnv({ NODE_ENV: 'production', SVC_VERSION: config.version, SVC_MCP_BIN_DIR: config.mcpBinDir, ...extraEnv });
-    return { ok: true, entry: { kind: 'bundled', command: process.execPath, args: [bundled], cwd: config.packageRoot, env, entry: bundled } };
+    return { ok: true, entry: { kind: 'bundled', command: process.execPath, args: [...SERVER_NODE_FLAGS, bundled], cwd: config.packageRoot, env, entry: bundled } };
   }
   if (config.serverPath !== null) {
     const p = config.serverPath;

@@ -38,7 +38,7 @@ export function obsStreamRoutes(app: FastifyInstance, { sse, hubs, eventQueries 
     const unsubscribe = hubs.events.subscribe({
       cursor,
       matches: (row) => matchesScope(row, scope),
-      write: (text) => stream.write(text),
+      write: (chunk) => stream.write(chunk),
     });
     stream.onClose(unsubscribe);
   });

@@ -5,6 +5,7 @@
 // Target: median < 1.5 s.
 import { freePort, removeHome, tempHome } from '../helpers/server.ts';
 import { waitFor200 } from './lib/http.ts';
+import { SERVER_NODE_FLAGS } from '../../shared/launcher/node-flags.ts';
 import { spawnNode, type Proc } from './lib/processes.ts';
 import { fmt, median } from './lib/stats.ts';
 import { DIST_ENTRY, svcEnv } from './lib/svc.ts';
@@ -31,7 +32,7 @@ async function bootSvc(): Promise<number> {
   const home = tempHome('svc-bench-boot-');
   try {
     const port = await freePort();
-    return await timeToReady((p) => spawnNode([DIST_ENTRY], svcEnv(home, p)), port, '/api/settings');
+    return await timeToReady((p) => spawnNode([...SERVER_NODE_FLAGS, DIST_ENTRY], svcEnv(home, p)), port, '/api/settings');
   } finally {
     removeHome(home);
   }

@@ -3,10 +3,11 @@
 // development server (SVC_SERVER_PATH, else a repository root), else nothing.
 import { test, type TestContext } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { findRepositoryRoot, resolveServerEntry } from '../../shared/launcher/index.ts';
+import { SERVER_NODE_FLAGS } from '../../shared/launcher/node-flags.ts';
 import { REPO_ROOT, SERVER_ENTRY } from '../helpers/server.ts';
 
 function tempDir(t: TestContext): string {
@@ -29,7 +30,7 @@ void test('Command-line launcher: the bundled server wins and gets the productio
   assert.ok(r.ok);
   assert.equal(r.entry.kind, 'bundled');
   assert.equal(r.entry.command, process.execPath);
-  assert.deepEqual(r.entry.args, [join(root, 'dist', 'supervisor', 'main.js')]);
+  assert.deepEqual(r.entry.args, ['--max-semi-space-size=4', join(root, 'dist', 'supervisor', 'main.js')]);
   assert.equal(r.entry.env.NODE_ENV, 'production');
   assert.equal(r.entry.env.SVC_VERSION, '9.8.7');
   assert.equal(r.entry.env.SVC_MCP_BIN_DIR, '/opt/svc/mcp');
@@ -90,4 +91,10 @@ void test('Command-line launcher: repository root discovery walks up to the svc 
   const none = resolveServerEntry({ ...base, packageRoot: dir });
   assert.equal(none.ok, false);
   assert.ok(!none.ok && /no server build/.test(none.problem));
+});
+
+void test('Command-line launcher: `npm start` runs the server with the same node flags as the launcher', () => {
+  const pkg = JSON.parse(readFileSync(join(REPO_ROOT, 'package.json'), 'utf8')) as { scripts: { start: string } };
+  for (const flag of SERVER_NODE_FLAGS) assert.ok(pkg.scripts.start.includes(flag), `start script lacks ${flag}`);
+  assert.match(pkg.scripts.start, /dist\/supervisor\/main\.js/);
 });

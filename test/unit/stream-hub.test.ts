@@ -2,9 +2,9 @@
 // row `id: <seq>` frames in ascending order past the cursor) and "SSE streams".
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { setImmediate as tick } from 'node:timers/promises';
+import { setImmediate as nextTurn, setTimeout as sleep } from 'node:timers/promises';
 import fc from 'fast-check';
-import { StreamHub, type Subscriber } from '../../supervisor/stream-hub.ts';
+import { FLUSH_INTERVAL_MS, StreamHub, type Subscriber } from '../../supervisor/stream-hub.ts';
 
 interface Row { seq: number; teamId: string }
 const row = (seq: number, teamId = 'a'): Row => ({ seq, teamId });
@@ -13,6 +13,9 @@ const frame = (r: Row) => `id: ${r.seq}\ndata: ${r.teamId}\n\n`;
 const frames = (...seqs: number[]) => seqs.map((s) => frame(row(s))).join('');
 const seqsIn = (text: string) => [...text.matchAll(/^id: (\d+)$/gm)].map((m) => Number(m[1]));
 
+/** Waits past the flush throttle, so every pending committed row has been flushed. */
+const tick = () => sleep(FLUSH_INTERVAL_MS + 10);
+
 function setup(start = 0) {
   const watermarks = new Float64Array(2);
   let pokes = 0;
@@ -20,7 +23,7 @@ function setup(start = 0) {
   hub.reset(start);
   const sub = (cursor = start, matches: (r: Row) => boolean = () => true) => {
     const writes: string[] = [];
-    const s: Subscriber<Row> = { cursor, matches, write: (t) => (writes.push(t), true) };
+    const s: Subscriber<Row> = { cursor, matches, write: (t) => (writes.push(String(t)), true) };
     const unsubscribe = hub.subscribe(s);
     return { s, writes, unsubscribe };
   };
@@ -140,4 +143,18 @@ void test('GET /api/obs/stream: any interleaving of commits and tail reads deliv
     const got = seqsIn(writes.join(''));
     assert.deepEqual(got, Array.from({ length: 30 - start }, (_, i) => i + 1 + start));
   }), { numRuns: 200 });
+});
+
+void test('GET /api/obs/stream: a lone commit goes out on the next turn; a burst right after waits for the throttle', async () => {
+  const { hub, sub } = setup(0);
+  const { writes } = sub();
+  hub.offerCommitted(rows(1));
+  await nextTurn();
+  assert.deepEqual(writes, [frames(1)], 'leading edge: no added latency for a lone event');
+  hub.offerCommitted(rows(2));
+  hub.offerCommitted(rows(3));
+  await nextTurn();
+  assert.deepEqual(writes, [frames(1)], 'within the interval the next flush waits');
+  await sleep(FLUSH_INTERVAL_MS + 10);
+  assert.deepEqual(writes, [frames(1), frames(2, 3)], 'the burst arrives coalesced in one write');
 });

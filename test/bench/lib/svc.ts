@@ -2,6 +2,7 @@
 // 127.0.0.1 with a temporary SVC_HOME, and stops it by PID.
 import { join } from 'node:path';
 import { REPO_ROOT, freePort, removeHome, tempHome, testEnv } from '../../helpers/server.ts';
+import { SERVER_NODE_FLAGS } from '../../../shared/launcher/node-flags.ts';
 import { waitFor200 } from './http.ts';
 import { spawnNode, type Proc } from './processes.ts';
 
@@ -24,7 +25,8 @@ export function svcEnv(home: string, port: number, extra: Record<string, string>
 export async function startSvc(extra: Record<string, string> = {}): Promise<Svc> {
   const home = tempHome('svc-bench-');
   const port = await freePort();
-  const proc = spawnNode([DIST_ENTRY], svcEnv(home, port, extra));
+  // Started as `npm start` and the launcher start it: with the production node flags.
+  const proc = spawnNode([...SERVER_NODE_FLAGS, DIST_ENTRY], svcEnv(home, port, extra));
   const stop = async () => {
     try {
       await proc.stop();
