@@ -16,5 +16,5 @@ export { isInteractive, isYes } from './prompt.ts';
 export { runRestart } from './restart.ts';
 export { findRepositoryRoot, resolveServerEntry } from './server-entry.ts';
 export { startDashboard } from './start.ts';
-export { stopDashboard } from './stop.ts';
+export { isAlive, stopDashboard } from './stop.ts';
 export { compareVersions, parseSemver, versionVerdict } from './version.ts';

@@ -26,7 +26,8 @@ export async function waitPortFree(port: number, withinMs: number): Promise<bool
   }
 }
 
-const isAlive = (pid: number) => {
+/** Whether a process exists (EPERM: it exists but is not ours). */
+export const isAlive = (pid: number): boolean => {
   try {
     process.kill(pid, 0);
     return true;

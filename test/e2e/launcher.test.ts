@@ -8,7 +8,7 @@ import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { openDatabase } from '../../shared/db/open.ts';
-import { pidFromPort, tcpCheck } from '../../shared/launcher/index.ts';
+import { isAlive, pidFromPort, tcpCheck } from '../../shared/launcher/index.ts';
 import { freePort, LAUNCHER_ENTRY, REPO_ROOT, removeHome, SERVER_ENTRY, startServer, tempHome, testEnv } from '../helpers/server.ts';
 
 interface Run {
@@ -56,15 +56,7 @@ function cleanup(t: TestContext, home: string, port: () => number | null): void 
   });
 }
 
-const alive = (pid: number) => {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    // ESRCH: the process has exited.
-    return false;
-  }
-};
+const alive = isAlive;
 
 const portFile = (home: string) => join(home, 'api-port.txt');
 const readPort = (home: string) => (existsSync(portFile(home)) ? readFileSync(portFile(home), 'utf8').trim() : null);

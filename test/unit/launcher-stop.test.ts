@@ -13,6 +13,7 @@ import {
   pidFromPort,
   runDefault,
   runRestart,
+  isAlive,
   stopDashboard,
   tcpCheck,
   type Io,
@@ -90,15 +91,7 @@ async function startFake(t: TestContext, f: Fixture, env: Record<string, string>
   return { port, pid: child.pid as number };
 }
 
-const alive = (pid: number) => {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    // ESRCH: the process is gone.
-    return false;
-  }
-};
+const alive = isAlive;
 
 // packageRoot is the temporary home, so a build of the real server in the
 // checkout (dist/) can never be what these tests start.
