@@ -86,16 +86,19 @@ async function run(): Promise<BenchResult> {
     const rawRuns: Run[] = [];
     const fastifyRuns: Run[] = [];
     const svcRuns: Run[] = [];
+    const targets = [
+      { label: 'raw node:http    ', url: `http://127.0.0.1:${rawPort}/`, pid: raw.pid, runs: rawRuns },
+      { label: 'fastify hello    ', url: `http://127.0.0.1:${fastifyPort}/`, pid: fastify.pid, runs: fastifyRuns },
+      { label: 'GET /api/settings', url: `http://127.0.0.1:${svc.port}/api/settings`, pid: svc.proc.pid, runs: svcRuns },
+    ];
     for (let i = 1; i <= ROUNDS; i++) {
-      const b = await load(`http://127.0.0.1:${rawPort}/`, raw.pid);
-      rawRuns.push(b);
-      console.log(`  round ${i}: raw node:http     ${show(b)}`);
-      const f = await load(`http://127.0.0.1:${fastifyPort}/`, fastify.pid);
-      fastifyRuns.push(f);
-      console.log(`  round ${i}: fastify hello     ${show(f)}`);
-      const s = await load(`http://127.0.0.1:${svc.port}/api/settings`, svc.proc.pid);
-      svcRuns.push(s);
-      console.log(`  round ${i}: GET /api/settings ${show(s)}`);
+      // The order rotates every round, so no server always runs first or last.
+      for (let k = 0; k < targets.length; k++) {
+        const target = targets[(i + k) % targets.length] as (typeof targets)[number];
+        const r = await load(target.url, target.pid);
+        target.runs.push(r);
+        console.log(`  round ${i}: ${target.label} ${show(r)}`);
+      }
     }
     const base = better(rawRuns);
     const mine = better(svcRuns);
