@@ -12,9 +12,3 @@ export class HttpError extends Error {
 }
 
 export const badRequest = (message: string, extra?: Record<string, unknown>) => new HttpError(400, message, extra);
-export const notFound = (message: string) => new HttpError(404, message);
-
-/** True for a JSON object body (not null, not an array). */
-export function isPlainObject(v: unknown): v is Record<string, unknown> {
-  return v !== null && typeof v === 'object' && !Array.isArray(v);
-}

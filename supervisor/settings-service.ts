@@ -6,7 +6,7 @@
 import { lookupEnv } from '../shared/config.ts';
 import type { Logger } from '../shared/log.ts';
 import {
-  resolveGatewaySettings, saveSettings, settingsView, validateSettingsPatch,
+  readSettings, resolveFromStored, saveSettings, validateSettingsPatch, viewOf,
   type ResolvedGateway, type SettingsPatch, type SettingsPatchResult, type SettingsView,
 } from '../shared/settings/index.ts';
 import type { SettingsService } from './deps.ts';
@@ -36,7 +36,10 @@ export function createSettingsService(opts: {
   let cache: { at: number; view: SettingsView; resolved: ResolvedGateway } | null = null;
   const load = () => {
     if (cache && now() - cache.at < CACHE_MS) return cache;
-    cache = { at: now(), view: settingsView(resolveOpts), resolved: resolveGatewaySettings(resolveOpts) };
+    // One read of each file serves both the view and the resolved token.
+    const { settings: stored } = readSettings(resolveOpts.settingsFile, resolveOpts.onCorrupt);
+    const resolved = resolveFromStored(stored, resolveOpts.gatewayStateDir, lookupEnv, resolveOpts.onCorrupt);
+    cache = { at: now(), view: viewOf(stored, resolved), resolved };
     return cache;
   };
   return {

@@ -19,14 +19,6 @@ export function frameRow(id: number, json: string): string {
   return `id: ${id}\ndata: ${json}\n\n`;
 }
 
-export function frameNamed(event: string, json: string): string {
-  return `event: ${event}\ndata: ${json}\n\n`;
-}
-
-export function frameData(json: string): string {
-  return `data: ${json}\n\n`;
-}
-
 /** The cursor a client asked for: `Last-Event-ID` wins over `since`; negative or non-finite becomes 0. */
 export function resumeCursor(req: FastifyRequest, since: unknown): number {
   const header = req.headers['last-event-id'];

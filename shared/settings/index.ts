@@ -29,5 +29,6 @@ export {
   resolveTemplateVar,
   settingsView,
   templateName,
+  viewOf,
 } from './resolve.ts';
 export type { LookupEnv, ResolveOptions, ResolvedGateway, SettingsView, TokenSource } from './resolve.ts';

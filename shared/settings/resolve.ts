@@ -93,13 +93,17 @@ export function resolveGatewaySettings(opts: ResolveOptions): ResolvedGateway {
   return resolveFromStored(settings, opts.gatewayStateDir, opts.lookupEnv, opts.onCorrupt);
 }
 
-/** The settings view: the effective URL, whether a token is in play, the first-run flag. */
-export function settingsView(opts: ResolveOptions): SettingsView {
-  const { settings } = readSettings(opts.settingsFile, opts.onCorrupt);
-  const resolved = resolveFromStored(settings, opts.gatewayStateDir, opts.lookupEnv, opts.onCorrupt);
+/** The settings view from already-read settings and their resolution (no I/O). */
+export function viewOf(stored: StoredSettings, resolved: ResolvedGateway): SettingsView {
   return {
     gatewayUrl: resolved.gatewayUrl,
     hasToken: resolved.token !== '',
-    firstRunDismissedAt: settings.firstRunDismissedAt,
+    firstRunDismissedAt: stored.firstRunDismissedAt,
   };
+}
+
+/** The settings view: the effective URL, whether a token is in play, the first-run flag. */
+export function settingsView(opts: ResolveOptions): SettingsView {
+  const { settings } = readSettings(opts.settingsFile, opts.onCorrupt);
+  return viewOf(settings, resolveFromStored(settings, opts.gatewayStateDir, opts.lookupEnv, opts.onCorrupt));
 }

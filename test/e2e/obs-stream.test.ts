@@ -8,7 +8,7 @@ import { openDatabase } from '../../shared/db/open.ts';
 import { createTx } from '../../shared/db/tx.ts';
 import { createEventLog } from '../../shared/events/event-log.ts';
 import { createLogger } from '../../shared/log.ts';
-import { removeHome, startServer } from '../helpers/server.ts';
+import { startServer, stopAfter } from '../helpers/server.ts';
 import { openSse, type SseFrame } from '../helpers/http.ts';
 
 const ingest = (base: string, events: unknown[]) =>
@@ -17,11 +17,7 @@ const ingest = (base: string, events: unknown[]) =>
 const rows = (frames: SseFrame[]) => frames.filter((f) => f.id !== undefined).map((f) => ({ id: Number(f.id), row: JSON.parse(f.data ?? '{}') }));
 
 void test('GET /api/obs/stream: headers, connected comment, live frames, resume, filters, other writers', async (t) => {
-  const s = await startServer({ env: { SVC_TAIL_INTERVAL_MS: '750' } });
-  t.after(async () => {
-    await s.stop();
-    removeHome(s.home);
-  });
+  const s = stopAfter(t, await startServer({ env: { SVC_TAIL_INTERVAL_MS: '750' } }));
 
   const live = await openSse(`${s.base}/api/obs/stream`);
   t.after(() => live.close());
@@ -82,11 +78,7 @@ void test('GET /api/obs/stream: headers, connected comment, live frames, resume,
 });
 
 void test('GET /api/obs/stream: catch-up crosses batches of 500 in order', async (t) => {
-  const s = await startServer();
-  t.after(async () => {
-    await s.stop();
-    removeHome(s.home);
-  });
+  const s = stopAfter(t, await startServer());
   for (let i = 0; i < 6; i++) {
     await ingest(s.base, Array.from({ length: 200 }, (_, j) => ({ kind: 'tool_call', data: { n: i * 200 + j } })));
   }
@@ -98,11 +90,7 @@ void test('GET /api/obs/stream: catch-up crosses batches of 500 in order', async
 });
 
 void test('GET /api/obs/stream: one tail query per table per tick, whatever the number of clients', async (t) => {
-  const s = await startServer({ env: { SVC_TAIL_INTERVAL_MS: '200' } });
-  t.after(async () => {
-    await s.stop();
-    removeHome(s.home);
-  });
+  const s = stopAfter(t, await startServer({ env: { SVC_TAIL_INTERVAL_MS: '200' } }));
   const streams = await Promise.all(Array.from({ length: 25 }, () => openSse(`${s.base}/api/obs/stream`)));
   t.after(() => Promise.all(streams.map((x) => x.close())));
   const tailStats = async () => {

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
-import { removeHome, startServer, tempHome } from '../helpers/server.ts';
+import { removeHome, startServer, stopAfter, tempHome } from '../helpers/server.ts';
 import { rawRequest, tryUpgrade } from '../helpers/http.ts';
 
 void test('Authentication 7: binding a non-loopback address without a token prints SECURITY: and exits 1', async (t) => {
@@ -44,11 +44,7 @@ void test('State directory: api-port.txt holds the bound port; graceful shutdown
 
 void test('Authentication 2-4: the gate and its cookie on a real socket; upgrades refused without the cookie', async (t) => {
   const token = 'e2e-token-42';
-  const s = await startServer({ env: { STUDIO_ACCESS_TOKEN: token } });
-  t.after(async () => {
-    await s.stop();
-    removeHome(s.home);
-  });
+  const s = stopAfter(t, await startServer({ env: { STUDIO_ACCESS_TOKEN: token } }));
   const denied = await fetch(`${s.base}/api/settings`);
   assert.equal(denied.status, 401);
   assert.deepEqual(await denied.json(), { error: 'access token required', service: 'svc' });
@@ -61,11 +57,7 @@ void test('Authentication 2-4: the gate and its cookie on a real socket; upgrade
 });
 
 void test('Process model: every upgrade path but /api/gateway/ws is destroyed; the proxy path is refused until the gateway proxy exists', async (t) => {
-  const s = await startServer();
-  t.after(async () => {
-    await s.stop();
-    removeHome(s.home);
-  });
+  const s = stopAfter(t, await startServer());
   assert.equal(await tryUpgrade(s.port, '/api/obs/stream'), 'destroyed');
   assert.equal(await tryUpgrade(s.port, '/'), 'destroyed');
   assert.equal(await tryUpgrade(s.port, '/api/gateway/ws'), 'destroyed');
@@ -74,11 +66,7 @@ void test('Process model: every upgrade path but /api/gateway/ws is destroyed; t
 });
 
 void test('Limits: a 3 MB body on a real socket gets 413 and nothing is written', async (t) => {
-  const s = await startServer();
-  t.after(async () => {
-    await s.stop();
-    removeHome(s.home);
-  });
+  const s = stopAfter(t, await startServer());
   const payload = JSON.stringify({ events: [{ kind: 'tool_call', data: { blob: 'y'.repeat(3 * 1024 * 1024) } }] });
   const res = await rawRequest(s.port, { method: 'POST', path: '/api/obs/ingest', headers: { 'content-type': 'application/json' }, body: payload });
   assert.equal(res.status, 413);
@@ -90,11 +78,7 @@ void test('Limits: a 3 MB body on a real socket gets 413 and nothing is written'
 });
 
 void test('DNS rebinding guard: a real request with a foreign Host or Origin is refused with 403, upgrades too', async (t) => {
-  const s = await startServer();
-  t.after(async () => {
-    await s.stop();
-    removeHome(s.home);
-  });
+  const s = stopAfter(t, await startServer());
   const host = await rawRequest(s.port, { path: '/api/settings', headers: { host: `attacker.example:${s.port}` } });
   assert.equal(host.status, 403);
   const origin = await rawRequest(s.port, { method: 'POST', path: '/api/settings', headers: { origin: 'http://attacker.example', 'content-type': 'application/json' }, body: '{"gatewayUrl":"ws://evil:1"}' });

@@ -114,3 +114,12 @@ export async function startServer(opts: StartOptions = {}): Promise<RunningServe
 export function removeHome(home: string): void {
   rmSync(home, { recursive: true, force: true });
 }
+
+/** Stops the server (by its PID) and removes its home when the test ends. */
+export function stopAfter(t: { after(fn: () => Promise<void> | void): void }, s: RunningServer): RunningServer {
+  t.after(async () => {
+    await s.stop();
+    removeHome(s.home);
+  });
+  return s;
+}
