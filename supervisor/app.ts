@@ -8,11 +8,16 @@ import { registerDevCors } from './plugins/dev-cors.ts';
 import { registerErrorHandling } from './plugins/errors.ts';
 import { hostGuardVerdict, isLoopbackAddress, type HostGuardOptions } from './plugins/host-guard.ts';
 import { createStaticUi } from './plugins/static-ui.ts';
+import { agentsRoutes } from './routes/agents.ts';
+import { boardRoutes } from './routes/board.ts';
 import { healthRoutes } from './routes/health.ts';
+import { leadRoutes } from './routes/lead.ts';
 import { obsIngestRoutes } from './routes/obs-ingest.ts';
 import { obsStreamRoutes } from './routes/obs-stream.ts';
 import { settingsRoutes } from './routes/settings.ts';
 import { systemVersionRoutes } from './routes/system-version.ts';
+import { teamContextRoutes } from './routes/team-context.ts';
+import { teamsRoutes } from './routes/teams.ts';
 
 export const BODY_LIMIT_BYTES = 2 * 1024 * 1024;
 /** Time allowed to receive a whole request (headers and body). */
@@ -70,6 +75,11 @@ export function buildApp(deps: AppDeps): FastifyInstance {
   obsStreamRoutes(app, deps);
   obsIngestRoutes(app, deps);
   systemVersionRoutes(app, deps);
+  teamsRoutes(app, deps);
+  teamContextRoutes(app, deps);
+  agentsRoutes(app, deps);
+  boardRoutes(app, deps);
+  leadRoutes(app, deps);
 
   const ui = createStaticUi(join(deps.config.packageRoot, 'ui', 'dist'));
   app.setNotFoundHandler((req, reply) => {

@@ -7,6 +7,7 @@ import type { SettingsTable } from '../shared/db/settings-table.ts';
 import type { EventLog } from '../shared/events/event-log.ts';
 import type { EventQueries } from '../shared/events/queries.ts';
 import type { EventRow } from '../shared/events/types.ts';
+import type { Domain } from '../shared/domain.ts';
 import type { BootReport } from '../shared/health/types.ts';
 import type { Logger } from '../shared/log.ts';
 import type { SvcPaths } from '../shared/paths.ts';
@@ -42,6 +43,8 @@ export interface AppDeps {
   eventLog: EventLog;
   eventQueries: EventQueries;
   chatMessages: ChatMessages;
+  /** Teams, agents, the board and the lead agent. */
+  domain: Domain;
   hubs: { events: StreamHub<EventRow>; chat: StreamHub<ChatRow> };
   sse: SseRegistry;
   settings: SettingsService;

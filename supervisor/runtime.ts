@@ -7,6 +7,7 @@ import { createChatMessages, type ChatRow } from '../shared/db/chat-messages.ts'
 import { checkpointAndClose, openDatabase } from '../shared/db/open.ts';
 import { createSettingsTable } from '../shared/db/settings-table.ts';
 import { createTx } from '../shared/db/tx.ts';
+import { createDomain } from '../shared/domain.ts';
 import { createEventLog } from '../shared/events/event-log.ts';
 import { createEventQueries } from '../shared/events/queries.ts';
 import type { EventRow } from '../shared/events/types.ts';
@@ -120,6 +121,7 @@ export function createRuntime(config: Config, logger: Logger, opts: RuntimeOptio
     },
   }));
 
+  const settingsTable = createSettingsTable(db);
   const deps: AppDeps = {
     config,
     logger,
@@ -127,10 +129,11 @@ export function createRuntime(config: Config, logger: Logger, opts: RuntimeOptio
     paths,
     db,
     tx,
-    settingsTable: createSettingsTable(db),
+    settingsTable,
     eventLog,
     eventQueries: createEventQueries(db),
     chatMessages,
+    domain: createDomain({ db, tx, settingsTable, eventLog, logger }),
     hubs,
     sse: new SseRegistry(),
     settings,

@@ -5,7 +5,7 @@
 import type { Db } from './open.ts';
 
 export interface Tx {
-  /** Runs fn in a transaction (nested calls become savepoints). */
+  /** Runs fn in an IMMEDIATE transaction (nested calls become savepoints). */
   run<T>(fn: () => T): T;
   /** Runs cb after the current transaction commits, or now when none is open. */
   afterCommit(cb: () => void): void;
@@ -31,7 +31,11 @@ export function createTx(db: Db, onHookError: (err: unknown) => void): Tx {
       stack.push(hooks);
       let result: T;
       try {
-        result = db.transaction(fn)();
+        // IMMEDIATE: take the write lock at BEGIN. A deferred transaction that
+        // reads and then writes fails at once with SQLITE_BUSY_SNAPSHOT when
+        // another connection (a worker thread, an MCP binary) committed in
+        // between; busy_timeout cannot retry that. (Nested calls are savepoints.)
+        result = db.transaction(fn).immediate();
       } finally {
         stack.pop();
       }

@@ -5,6 +5,7 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Logger } from '../../shared/log.ts';
 import { stripAccessToken, type Redactor } from '../../shared/redact.ts';
+import { DomainError, type DomainErrorKind } from '../../shared/errors.ts';
 import { HttpError } from '../http-error.ts';
 
 declare module 'fastify' {
@@ -13,6 +14,9 @@ declare module 'fastify' {
     badJsonMessage?: string;
   }
 }
+
+/** How a refusal from shared/ domain code reads over HTTP. */
+const DOMAIN_STATUS: Readonly<Record<DomainErrorKind, number>> = { invalid: 400, not_found: 404, conflict: 409 };
 
 export const DEFAULT_BAD_JSON_MESSAGE = 'invalid JSON';
 
@@ -30,6 +34,9 @@ export function registerErrorHandling(app: FastifyInstance, redactor: Redactor, 
   app.setErrorHandler((err: FastifyError, req: FastifyRequest, reply: FastifyReply) => {
     if (err instanceof HttpError) {
       return reply.code(err.statusCode).send({ error: redactor.text(err.message), ...err.extra });
+    }
+    if (err instanceof DomainError) {
+      return reply.code(DOMAIN_STATUS[err.kind]).send({ error: redactor.text(err.message), ...err.extra });
     }
     if (err.code === 'FST_ERR_CTP_BODY_TOO_LARGE') {
       return reply.code(413).send({ error: 'request body too large (limit 2 MB)' });

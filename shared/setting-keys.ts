@@ -1,0 +1,13 @@
+// Keys of the settings table that belong to teams and the lead agent (spec
+// "Team-scoped settings entries"): one place, so a delete cleans what a write made.
+export const LEAD_KEYS = {
+  globalBrief: 'lead:global-brief',
+  override: 'lead:agent-id',
+  displayName: (agentId: string) => `lead:display-name:${agentId}`,
+} as const;
+
+export const TEAM_KEYS = {
+  onboarding: (teamId: string) => `team-onboarding:${teamId}`,
+  rules: (teamId: string) => `team-rules:${teamId}`,
+  serverOrchestrated: (teamId: string) => `team-server-orchestrated:${teamId}`,
+} as const;
