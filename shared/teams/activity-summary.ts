@@ -60,14 +60,19 @@ interface Turn {
 
 export function createActivitySummary(deps: ActivitySummaryDeps): (teamId: string) => string | null {
   const { db, agents, board, briefs, lead, logger, memory } = deps;
+  const teamExists = db.prepare('SELECT 1 FROM teams WHERE id = ?').pluck();
   const recentStmt = db.prepare(`SELECT id, entry FROM chat_messages WHERE session_key = ? ORDER BY id DESC LIMIT ${CHAT_TURNS_MAX}`);
 
   const recentTurns = (teamId: string): Turn[] => {
     const members = agents.list({ teamId, includeArchived: true });
     const names = new Map(members.map((a) => [a.id, a.name]));
-    const leadId = lead.effective()?.agentId;
+    const eff = lead.effective();
     const ids = new Set(members.map((a) => a.id));
-    if (leadId) ids.add(leadId);
+    if (eff) {
+      ids.add(eff.agentId);
+      // The lead is rarely a member: name its turns as the dashboard shows it, not by its id.
+      if (!names.has(eff.agentId)) names.set(eff.agentId, eff.displayName ?? eff.name ?? eff.agentId);
+    }
     const turns: Turn[] = [];
     for (const agentId of ids) {
       for (const row of recentStmt.all(teamSessionKey(agentId, teamId)) as Array<{ id: number; entry: string }>) {
@@ -79,6 +84,8 @@ export function createActivitySummary(deps: ActivitySummaryDeps): (teamId: strin
   };
 
   return (teamId) => {
+    // The spec: an unknown team is `null`, even when tasks or transcripts still name its id.
+    if (teamExists.get(teamId) !== 1) return null;
     const sections: string[] = [];
     const brief = briefs.teamBrief(teamId).content?.trim();
     if (brief) sections.push(`## Lead brief\n${clip(brief, BRIEF_MAX)}`);

@@ -23,7 +23,8 @@ export const TeamCreateSchema = z.object({
   colorCollectionId: nullableString.optional(),
   templateId: nullableString.optional(),
   leaderAgentId: nullableString.optional(),
-  serverOrchestrated: z.boolean().optional(),
+  // Only a real `true` turns the setting on; anything else is ignored.
+  serverOrchestrated: z.boolean().optional().catch(undefined),
 });
 export type TeamCreate = z.infer<typeof TeamCreateSchema>;
 
