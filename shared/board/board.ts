@@ -13,7 +13,7 @@ import { createCycleCheck } from './cycles.ts';
 import type { CommentInput, Delegate, TaskCreate, TaskListQuery, TaskPatch } from './schemas.ts';
 import { LIST_LIMIT_DEFAULT } from './schemas.ts';
 import { BOARD_MESSAGES, CLOSED, refuseClaim, refuseTransition } from './transitions.ts';
-import { TASK_COLUMNS_SQL, type Task, type TaskComment } from './types.ts';
+import { TASK_COLUMNS_SQL, type Task, type TaskComment, type TaskStatus } from './types.ts';
 
 export interface BoardDeps {
   db: Db;
@@ -36,8 +36,15 @@ export interface Board {
   delegate(parentId: string, input: Delegate): Task;
   comment(taskId: string, input: CommentInput): TaskComment;
   comments(taskId: string): TaskComment[];
+  /** A team's task counts by status and its `openLimit` most recently updated open tasks, whatever the board's size. */
+  snapshot(teamId: string, openLimit: number): BoardSnapshot;
   /** Tasks that `taskId` waits for and that are not done. */
   openBlockers(taskId: string): string[];
+}
+
+export interface BoardSnapshot {
+  counts: Partial<Record<TaskStatus, number>>;
+  recentOpen: Task[];
 }
 
 interface TaskRow extends Omit<Task, 'dependsOn'> {
@@ -64,6 +71,12 @@ export function createBoard({ db, tx, eventLog, now = Date.now }: BoardDeps): Bo
      ORDER BY t.created_at, t.id LIMIT @limit`,
   );
   const getStmt = db.prepare(`SELECT ${TASK_COLUMNS_SQL} FROM tasks t WHERE t.id = ?`);
+  const countsStmt = db.prepare('SELECT status, COUNT(*) AS n FROM tasks WHERE team_id = ? GROUP BY status');
+  const recentOpenStmt = db.prepare(
+    `SELECT ${TASK_COLUMNS_SQL} FROM tasks t
+     WHERE t.team_id = ? AND t.status NOT IN (${[...CLOSED].map((st) => `'${st}'`).join(', ')})
+     ORDER BY t.updated_at DESC, t.id DESC LIMIT ?`,
+  );
   const insertStmt = db.prepare(
     `INSERT INTO tasks (id, team_id, title, description, status, assignee_agent_id, created_by_agent_id,
        parent_task_id, runtime, created_at, updated_at)
@@ -161,6 +174,11 @@ export function createBoard({ db, tx, eventLog, now = Date.now }: BoardDeps): Bo
       }) as TaskRow[]).map(toTask),
     get,
     openBlockers,
+    snapshot(teamId, openLimit) {
+      const counts: BoardSnapshot['counts'] = {};
+      for (const r of countsStmt.all(teamId) as Array<{ status: TaskStatus; n: number }>) counts[r.status] = r.n;
+      return { counts, recentOpen: (recentOpenStmt.all(teamId, openLimit) as TaskRow[]).map(toTask) };
+    },
     create: (input) => tx.run(() => insertTask(input, {})),
 
     update(id, patch) {

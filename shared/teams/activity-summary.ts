@@ -5,7 +5,7 @@
 // construction); recent chat (up to 30 turns) gets what is left, the oldest
 // turns dropped first. null when there is nothing to say.
 import type { AgentStore } from '../agents/store.ts';
-import type { Board } from '../board/board.ts';
+import type { Board, BoardSnapshot } from '../board/board.ts';
 import { CLOSED } from '../board/transitions.ts';
 import { TASK_STATUSES, type Task } from '../board/types.ts';
 import type { Db } from '../db/open.ts';
@@ -19,7 +19,6 @@ export const CHAT_TURNS_MAX = 30;
 /** Open tasks listed by title in the board summary (the rest are counted). */
 export const BOARD_OPEN_LISTED = 8;
 const TASK_TITLE_MAX = 80;
-const BOARD_SCAN_MAX = 2000;
 
 /** The memory store arrives with the memory MCP server; until then the section is omitted. */
 export interface TeamMemorySource {
@@ -41,16 +40,24 @@ export const teamSessionKey = (agentId: string, teamId: string) => `agent:${agen
 const clip = (s: string, max: number) => (s.length <= max ? s : `${s.slice(0, Math.max(0, max - 1))}…`);
 const oneLine = (s: string) => s.replace(/\s+/g, ' ').trim();
 
-export function boardSummary(tasks: readonly Task[]): string | null {
-  if (tasks.length === 0) return null;
-  const counts = TASK_STATUSES.map((s) => [s, tasks.filter((t) => t.status === s).length] as const).filter(([, n]) => n > 0);
-  const open = tasks
-    .filter((t) => !CLOSED.has(t.status))
-    .sort((a, b) => b.updatedAt - a.updatedAt)
-    .slice(0, BOARD_OPEN_LISTED);
-  const lines = [`${tasks.length} task${tasks.length === 1 ? '' : 's'}: ${counts.map(([s, n]) => `${n} ${s}`).join(', ')}`];
-  for (const t of open) lines.push(`- [${t.status}] ${clip(oneLine(t.title), TASK_TITLE_MAX)}${t.assigneeAgentId ? ` (${t.assigneeAgentId})` : ''}`);
+/** The board section from a team's status counts and its most recently updated open tasks. */
+export function formatBoardSummary(counts: BoardSnapshot['counts'], recentOpen: readonly Task[]): string | null {
+  const present = TASK_STATUSES.map((s) => [s, counts[s] ?? 0] as const).filter(([, n]) => n > 0);
+  const total = present.reduce((sum, [, n]) => sum + n, 0);
+  if (total === 0) return null;
+  const lines = [`${total} task${total === 1 ? '' : 's'}: ${present.map(([s, n]) => `${n} ${s}`).join(', ')}`];
+  for (const t of recentOpen.slice(0, BOARD_OPEN_LISTED)) {
+    lines.push(`- [${t.status}] ${clip(oneLine(t.title), TASK_TITLE_MAX)}${t.assigneeAgentId ? ` (${t.assigneeAgentId})` : ''}`);
+  }
   return lines.join('\n');
+}
+
+/** The same section from a list of tasks (what the snapshot query computes in SQL). */
+export function boardSummary(tasks: readonly Task[]): string | null {
+  const counts: BoardSnapshot['counts'] = {};
+  for (const t of tasks) counts[t.status] = (counts[t.status] ?? 0) + 1;
+  const open = tasks.filter((t) => !CLOSED.has(t.status)).sort((a, b) => b.updatedAt - a.updatedAt);
+  return formatBoardSummary(counts, open);
 }
 
 interface Turn {
@@ -89,7 +96,8 @@ export function createActivitySummary(deps: ActivitySummaryDeps): (teamId: strin
     const sections: string[] = [];
     const brief = briefs.teamBrief(teamId).content?.trim();
     if (brief) sections.push(`## Lead brief\n${clip(brief, BRIEF_MAX)}`);
-    const boardText = boardSummary(board.list({ teamId, limit: BOARD_SCAN_MAX }));
+    const snap = board.snapshot(teamId, BOARD_OPEN_LISTED);
+    const boardText = formatBoardSummary(snap.counts, snap.recentOpen);
     if (boardText) sections.push(`## Board\n${boardText}`);
     if (memory) {
       try {

@@ -40,7 +40,8 @@ export const TeamPatchSchema = z.object({
 export type TeamPatch = z.infer<typeof TeamPatchSchema>;
 
 export const AssignSchema = z.object({
-  agentId: z.string().min(1),
+  // Blank counts as missing, as for the path segments: a blank-id agent could never be unassigned.
+  agentId: z.string().refine((s) => s.trim() !== ''),
   // A wrong-typed or empty name falls back to the agent id.
   agentName: z.string().min(1).optional().catch(undefined),
 });
