@@ -45,9 +45,12 @@ export const BOARD_MESSAGES = {
   closedParent: (status: TaskStatus) => `cannot delegate from a task in status ${status}`,
 } as const;
 
-/** Why a status change is refused, or null when it is allowed. Same status is a no-op, allowed. */
+/**
+ * Why a status change is refused, or null when it is allowed. Same status is
+ * a no-op, allowed, except that an in-progress task cannot lose its assignee.
+ */
 export function refuseTransition(from: TaskStatus, to: TaskStatus, ctx: TransitionContext): string | null {
-  if (from === to) return null;
+  if (from === to) return to === 'in_progress' && ctx.assigneeAgentId === null ? BOARD_MESSAGES.needsAssignee : null;
   if (!canTransition(from, to)) return BOARD_MESSAGES.badMove(from, to);
   if (to === 'in_progress') {
     if (ctx.assigneeAgentId === null) return BOARD_MESSAGES.needsAssignee;
