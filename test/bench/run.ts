@@ -7,14 +7,16 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { REPO_ROOT } from '../helpers/server.ts';
+import { boardClaim } from './board-claim.ts';
 import { boot } from './boot.ts';
 import { fmt } from './lib/stats.ts';
 import { DIST_ENTRY } from './lib/svc.ts';
 import type { Benchmark, BenchResult } from './lib/types.ts';
 import { settingsThroughput } from './settings-throughput.ts';
 import { sseFanout } from './sse-fanout.ts';
+import { teamsList } from './teams-list.ts';
 
-const ALL: Benchmark[] = [settingsThroughput, sseFanout, boot];
+const ALL: Benchmark[] = [settingsThroughput, teamsList, sseFanout, boardClaim, boot];
 
 interface Row extends Partial<BenchResult> {
   name: string;

@@ -1,21 +1,22 @@
 // Minimal loopback HTTP helpers for benchmarks (node:http, no fetch, so that
 // a poll costs as little as possible on the client side).
-import { request, type Agent } from 'node:http';
+import { request, type Agent, type IncomingHttpHeaders } from 'node:http';
 import type { Proc } from './processes.ts';
 import { sleep } from './stats.ts';
 
 export interface HttpAnswer {
   status: number;
+  headers: IncomingHttpHeaders;
   body: string;
 }
 
 export function httpRequest(
   port: number,
   path: string,
-  opts: { method?: string; body?: string; agent?: Agent | false; timeoutMs?: number } = {},
+  opts: { method?: string; body?: string; headers?: Record<string, string>; agent?: Agent | false; timeoutMs?: number } = {},
 ): Promise<HttpAnswer> {
   return new Promise((resolve, reject) => {
-    const headers: Record<string, string> = {};
+    const headers: Record<string, string> = { ...opts.headers };
     if (opts.body !== undefined) {
       headers['content-type'] = 'application/json';
       headers['content-length'] = String(Buffer.byteLength(opts.body));
@@ -26,7 +27,7 @@ export function httpRequest(
         let body = '';
         res.setEncoding('utf8');
         res.on('data', (d: string) => (body += d));
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body }));
         res.on('error', reject);
       },
     );

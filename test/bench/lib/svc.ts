@@ -1,5 +1,6 @@
 // Starts the production build (dist/supervisor/main.js) as a child process on
-// 127.0.0.1 with a temporary SVC_HOME, and stops it by PID.
+// 127.0.0.1 with a temporary SVC_HOME (fresh, or one a benchmark seeded
+// beforehand), and stops it by PID.
 import { join } from 'node:path';
 import { REPO_ROOT, freePort, removeHome, tempHome, testEnv } from '../../helpers/server.ts';
 import { SERVER_NODE_FLAGS } from '../../../shared/launcher/node-flags.ts';
@@ -22,9 +23,21 @@ export function svcEnv(home: string, port: number, extra: Record<string, string>
   return testEnv(home, { SVC_API_PORT: String(port), LOG_LEVEL: 'warn', ...extra });
 }
 
-export async function startSvc(extra: Record<string, string> = {}): Promise<Svc> {
-  const home = tempHome('svc-bench-');
-  const port = await freePort();
+export interface StartSvcOptions {
+  /**
+   * A home prepared beforehand (from tempHome(), e.g. with a seeded svc.db);
+   * the returned Svc owns it from then on: stop() removes it, and so does a
+   * failed start. Default: a fresh temporary home.
+   */
+  home?: string;
+}
+
+export async function startSvc(extra: Record<string, string> = {}, opts: StartSvcOptions = {}): Promise<Svc> {
+  const home = opts.home ?? tempHome('svc-bench-');
+  const port = await freePort().catch((err: unknown) => {
+    removeHome(home);
+    throw err;
+  });
   // Started as `npm start` and the launcher start it: with the production node flags.
   const proc = spawnNode([...SERVER_NODE_FLAGS, DIST_ENTRY], svcEnv(home, port, extra));
   const stop = async () => {
