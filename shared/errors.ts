@@ -11,7 +11,13 @@ export class DomainError extends Error {
     message: string,
     readonly extra: Record<string, unknown> = {},
   ) {
+    // No stack: a DomainError is an expected refusal, answered as a 4xx and
+    // never logged with a trace, and capturing one cost a visible share of a
+    // refused board claim.
+    const limit = Error.stackTraceLimit;
+    Error.stackTraceLimit = 0;
     super(message);
+    Error.stackTraceLimit = limit;
     this.name = 'DomainError';
   }
 }

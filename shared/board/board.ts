@@ -15,6 +15,10 @@ import { LIST_LIMIT_DEFAULT } from './schemas.ts';
 import { BOARD_MESSAGES, CLOSED, refuseClaim, refuseTransition } from './transitions.ts';
 import { TASK_COLUMNS_SQL, type Task, type TaskComment, type TaskStatus } from './types.ts';
 
+/** The tasks that task `param` waits for and that are not done: its open blockers (one definition for the list and the claim guard). */
+const OPEN_BLOCKERS_FROM = (param: string) =>
+  `FROM task_dependencies d JOIN tasks b ON b.id = d.depends_on_task_id WHERE d.task_id = ${param} AND b.status <> 'done'`;
+
 export interface BoardDeps {
   db: Db;
   tx: Tx;
@@ -71,6 +75,7 @@ export function createBoard({ db, tx, eventLog, now = Date.now }: BoardDeps): Bo
      ORDER BY t.created_at, t.id LIMIT @limit`,
   );
   const getStmt = db.prepare(`SELECT ${TASK_COLUMNS_SQL} FROM tasks t WHERE t.id = ?`);
+  const claimStateStmt = db.prepare('SELECT status, assignee_agent_id AS assigneeAgentId FROM tasks WHERE id = ?');
   const countsStmt = db.prepare('SELECT status, COUNT(*) AS n FROM tasks WHERE team_id = ? GROUP BY status');
   const recentOpenStmt = db.prepare(
     `SELECT ${TASK_COLUMNS_SQL} FROM tasks t
@@ -84,15 +89,16 @@ export function createBoard({ db, tx, eventLog, now = Date.now }: BoardDeps): Bo
   );
   const agentRuntime = db.prepare('SELECT runtime FROM agents WHERE id = ?').pluck();
   const openBlockersStmt = db.prepare(
-    `SELECT d.depends_on_task_id FROM task_dependencies d JOIN tasks b ON b.id = d.depends_on_task_id
-     WHERE d.task_id = ? AND b.status <> 'done' ORDER BY d.depends_on_task_id`,
+    `SELECT d.depends_on_task_id ${OPEN_BLOCKERS_FROM('?')} ORDER BY d.depends_on_task_id`,
   ).pluck();
-  // The guarded update is what makes a claim atomic: it matches only while
-  // the task is still claimable, inside the write lock.
+  // The guarded update is what makes a claim atomic: inside the write lock it
+  // matches only a task that refuseClaim() would let this agent claim (todo,
+  // unassigned or assigned to it, no open blocker), and it decides the claim.
   const claimStmt = db.prepare(
     `UPDATE tasks SET status = 'in_progress', assignee_agent_id = @agent, claimed_at = @now, updated_at = @now,
-       runtime = COALESCE(runtime, @runtime)
-     WHERE id = @id AND status = 'todo' AND (assignee_agent_id IS NULL OR assignee_agent_id = @agent)`,
+       runtime = COALESCE(runtime, (SELECT runtime FROM agents WHERE id = @agent))
+     WHERE id = @id AND status = 'todo' AND (assignee_agent_id IS NULL OR assignee_agent_id = @agent)
+       AND NOT EXISTS (SELECT 1 ${OPEN_BLOCKERS_FROM('@id')})`,
   );
   const insertDep = db.prepare(
     `INSERT INTO task_dependencies (task_id, depends_on_task_id, created_at) VALUES (?, ?, ?)
@@ -212,15 +218,25 @@ export function createBoard({ db, tx, eventLog, now = Date.now }: BoardDeps): Bo
     },
 
     claim(id, agentId) {
+      // A look before taking the write lock: a task already claimed (or
+      // otherwise not claimable) is refused from a committed snapshot, which
+      // is a true answer as of that read, without queueing behind the writer
+      // that has just won it. A claim that may succeed is decided again
+      // inside the lock below.
+      const seen = claimStateStmt.get(id) as Pick<Task, 'status' | 'assigneeAgentId'> | undefined;
+      if (!seen) throw notFound(BOARD_MESSAGES.notFound);
+      const early = refuseClaim(seen, agentId, []);
+      if (early) throw conflict(early);
       return tx.run(() => {
-        const cur = must(id);
-        const blockers = openBlockers(id);
-        const refusal = refuseClaim(cur, agentId, blockers);
-        if (refusal) throw conflict(refusal, blockers.length > 0 && refusal === BOARD_MESSAGES.blocked ? { blockers } : {});
-        const info = claimStmt.run({ id, agent: agentId, now: now(), runtime: runtimeOf(agentId) });
-        if (info.changes !== 1) throw conflict(BOARD_MESSAGES.alreadyClaimed);
+        if (claimStmt.run({ id, agent: agentId, now: now() }).changes !== 1) {
+          // Refused: say why, from the state inside the lock.
+          const cur = must(id);
+          const blockers = openBlockers(id);
+          const refusal = refuseClaim(cur, agentId, blockers) ?? BOARD_MESSAGES.alreadyClaimed;
+          throw conflict(refusal, refusal === BOARD_MESSAGES.blocked ? { blockers } : {});
+        }
         const task = must(id);
-        event('task_claimed', task, agentId, { ...snapshot(task), from: cur.status, to: task.status });
+        event('task_claimed', task, agentId, { ...snapshot(task), from: 'todo', to: task.status });
         return task;
       });
     },

@@ -66,7 +66,9 @@ export function createEventLog({ db, tx, logger, onCommitted, now = Date.now }: 
   const appendMany = (inputs: readonly EventInput[]): EventRow[] => {
     if (inputs.length === 0) return [];
     try {
-      const rows = tx.run(() => inputs.map(insertOne));
+      // One row is one INSERT, atomic on its own: no savepoint around it (two
+      // statements more on every board mutation). Several go in one transaction.
+      const rows = inputs.length === 1 ? [insertOne(inputs[0] as EventInput)] : tx.run(() => inputs.map(insertOne));
       if (onCommitted) tx.afterCommit(() => onCommitted(rows));
       return rows;
     } catch (err) {

@@ -5,7 +5,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import {
-  MASK, createRedactor, isSensitiveKey, maskData, maskJsonText, maskText, stripAccessToken,
+  MASK, VALUE_PATTERNS, createRedactor, isSensitiveKey, maskData, maskJsonText, maskText, stripAccessToken,
 } from '../../shared/redact.ts';
 
 const B = '••••';
@@ -16,7 +16,7 @@ const fragment = fc.oneof(
   fc.string({ maxLength: 6 }),
   fc.constantFrom(
     'Bearer ', 'basic\t', 'token=', 'api_key: ', 'password="', "'", '"', ' ', '&', ',', 'sk-', 'ghp_', 'AKIA',
-    'eyJ', '.', '-----BEGIN RSA PRIVATE KEY-----', '-----END RSA PRIVATE KEY-----', '\n', B,
+    'eyJ', 'xoxb-', 'AIza', 'github_pat_', 'gho_', '.', '-----BEGIN RSA PRIVATE KEY-----', '-----END RSA PRIVATE KEY-----', '\n', B,
   ),
   fc.stringMatching(/^[A-Za-z0-9_-]{8,40}$/),
 );
@@ -117,6 +117,16 @@ void test('Errors: deep() does not hand back a value nested past its depth limit
   assert.equal(JSON.stringify(maskData(value)).includes('hunter2-deep'), false);
   const out = JSON.stringify(r.deep(value));
   assert.equal(out.includes('hunter2-deep') || out.includes(SK), false);
+});
+
+void test('Orchestration event row: the quick pre-check never lets a credential-shaped substring through (property)', () => {
+  // maskText skips strings without any pattern's marker; the answer must be
+  // the one that running every pattern gives.
+  const everyPattern = (s: string) => VALUE_PATTERNS.reduce((out, [re, rep]) => out.replace(re, rep), s);
+  fc.assert(fc.property(text, (s) => assert.equal(maskText(s), everyPattern(s))), { numRuns: 2000 });
+  for (const s of ['xoxb-1234567890ab', `AIza${'a'.repeat(35)}`, `github_pat_${'a'.repeat(22)}`, `gho_${'a'.repeat(20)}`]) {
+    assert.equal(maskText(`x ${s} y`), `x ${B} y`, s);
+  }
 });
 
 void test('Orchestration event row: credential-shaped substrings are masked whatever the key', () => {
