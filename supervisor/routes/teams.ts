@@ -13,8 +13,13 @@ interface IdParams {
   agentId?: string;
 }
 
-export function teamsRoutes(app: FastifyInstance, { db, domain: { teams, agents } }: AppDeps): void {
-  const list = createCachedJson<'all' | 'live'>(createDbVersion(db), (key) => teams.list(key === 'all'));
+export function teamsRoutes(app: FastifyInstance, { db, logger, domain: { teams, agents } }: AppDeps): void {
+  const version = createDbVersion(db, (err) => logger.warn({ err }, 'WAL index not readable; teams list checks the database version by query'));
+  app.addHook('onClose', (_app, done) => {
+    version.close();
+    done();
+  });
+  const list = createCachedJson<'all' | 'live'>(version, (key) => teams.list(key === 'all'));
 
   app.get<{ Querystring: { includeArchived?: string } }>('/api/teams', (req, reply) => {
     list.send(req.query.includeArchived === 'true' ? 'all' : 'live', req, reply);

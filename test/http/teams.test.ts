@@ -3,6 +3,7 @@
 // invalidation by writes from another connection).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { gunzipSync } from 'node:zlib';
 import type { FastifyInstance } from 'fastify';
 import { openDatabase } from '../../shared/db/open.ts';
 import { buildTestApp } from '../helpers/app.ts';
@@ -649,4 +650,52 @@ void test('Teams: GET /api/teams sends an ETag; If-None-Match with it gives 304 
   assert.equal(all.statusCode, 200);
   const allRevalidated = await app.inject({ url: '/api/teams?includeArchived=true', headers: { 'if-none-match': String(all.headers.etag) } });
   assert.equal(allRevalidated.statusCode, 304);
+});
+
+void test('Teams: GET /api/teams is gzipped for a client that accepts it, with its own ETag; others get plain JSON', async (t) => {
+  const { app } = await buildTestApp(t);
+  // Enough teams for a body worth compressing.
+  for (let i = 0; i < 12; i++) await createTeam(app, { name: `Team ${i}` });
+  const plain = await app.inject('/api/teams');
+  assert.equal(plain.statusCode, 200);
+  assert.equal(plain.headers['content-encoding'], undefined);
+  assert.equal(plain.headers.vary, 'accept-encoding');
+
+  const browser = { 'accept-encoding': 'gzip, deflate, br, zstd' };
+  const zipped = await app.inject({ url: '/api/teams', headers: browser });
+  assert.equal(zipped.statusCode, 200);
+  assert.equal(zipped.headers['content-encoding'], 'gzip');
+  assert.equal(zipped.headers.vary, 'accept-encoding');
+  assert.match(String(zipped.headers['content-type']), /^application\/json/);
+  assert.equal(Number(zipped.headers['content-length']), zipped.rawPayload.length);
+  assert.ok(zipped.rawPayload.length < plain.rawPayload.length, 'smaller than the plain body');
+  assert.deepEqual(JSON.parse(gunzipSync(zipped.rawPayload).toString('utf8')), plain.json(), 'the same list');
+  assert.notEqual(zipped.headers.etag, plain.headers.etag, 'each representation has its own ETag');
+
+  const again = await app.inject({ url: '/api/teams', headers: { ...browser, 'if-none-match': String(zipped.headers.etag) } });
+  assert.equal(again.statusCode, 304);
+  assert.equal(again.rawPayload.length, 0);
+  assert.equal(again.headers.etag, zipped.headers.etag);
+  // The plain ETag does not validate the gzip body, nor the other way round.
+  assert.equal((await app.inject({ url: '/api/teams', headers: { ...browser, 'if-none-match': String(plain.headers.etag) } })).statusCode, 200);
+  assert.equal((await app.inject({ url: '/api/teams', headers: { 'if-none-match': String(zipped.headers.etag) } })).statusCode, 200);
+
+  const refused = await app.inject({ url: '/api/teams', headers: { 'accept-encoding': 'gzip;q=0, br' } });
+  assert.equal(refused.headers['content-encoding'], undefined);
+  assert.deepEqual(refused.json(), plain.json());
+
+  // A change reaches the compressed body too.
+  await createTeam(app, { name: 'One more' });
+  const changed = await app.inject({ url: '/api/teams', headers: { ...browser, 'if-none-match': String(zipped.headers.etag) } });
+  assert.equal(changed.statusCode, 200);
+  const list = JSON.parse(gunzipSync(changed.rawPayload).toString('utf8')) as TeamList;
+  assert.ok(list.teams.some((x) => x.name === 'One more'));
+});
+
+void test('Teams: a short list is sent plain even to a client that accepts gzip', async (t) => {
+  const { app } = await buildTestApp(t);
+  const res = await app.inject({ url: '/api/teams', headers: { 'accept-encoding': 'gzip' } });
+  assert.equal(res.statusCode, 200);
+  assert.equal(res.headers['content-encoding'], undefined);
+  assert.deepEqual(res.json(), { teams: [], assignments: [] });
 });

@@ -8,6 +8,8 @@ export interface HttpAnswer {
   status: number;
   headers: IncomingHttpHeaders;
   body: string;
+  /** The body's bytes as received (e.g. still gzipped). */
+  bytes: Buffer;
 }
 
 export function httpRequest(
@@ -24,10 +26,12 @@ export function httpRequest(
     const req = request(
       { host: '127.0.0.1', port, path, method: opts.method ?? 'GET', headers, agent: opts.agent ?? false },
       (res) => {
-        let body = '';
-        res.setEncoding('utf8');
-        res.on('data', (d: string) => (body += d));
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body }));
+        const chunks: Buffer[] = [];
+        res.on('data', (d: Buffer) => chunks.push(d));
+        res.on('end', () => {
+          const bytes = Buffer.concat(chunks);
+          resolve({ status: res.statusCode ?? 0, headers: res.headers, body: bytes.toString('utf8'), bytes });
+        });
         res.on('error', reject);
       },
     );
