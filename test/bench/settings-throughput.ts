@@ -13,6 +13,7 @@ import { freePort } from '../helpers/server.ts';
 import { waitFor200 } from './lib/http.ts';
 import { cpuSeconds } from './lib/proc.ts';
 import { pinToCpus, spawnNode } from './lib/processes.ts';
+import { RAW_HELLO } from './lib/raw-servers.ts';
 import { fmt, pct, percentile } from './lib/stats.ts';
 import { startSvc } from './lib/svc.ts';
 import type { Benchmark, BenchResult } from './lib/types.ts';
@@ -22,16 +23,6 @@ const WARMUP_S = 2;
 const MEASURE_S = 5;
 const ROUNDS = 4;
 const TARGET = 0.85;
-
-// Same headers as a fastify JSON reply, so only the framework's work differs.
-const RAW_HELLO = `
-const http = require('node:http');
-const body = JSON.stringify({ hello: 'world' });
-http.createServer((req, res) => {
-  res.writeHead(200, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(body) });
-  res.end(body);
-}).listen(Number(process.env.PORT), '127.0.0.1');
-`;
 
 // A second baseline: the framework alone (fastify, one JSON route, no
 // logger, no hooks), so the report separates svc's own cost from fastify's.

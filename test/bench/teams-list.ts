@@ -34,24 +34,21 @@
 // 36 KB answers it measured itself (raw node:http serving svc's exact bytes
 // reached only 44 % of hello in its hands, and gzipped bytes were slower
 // still than plain ones).
-import { writeFileSync } from 'node:fs';
 import type { IncomingHttpHeaders } from 'node:http';
 import { gunzipSync } from 'node:zlib';
 import { join } from 'node:path';
 import { freePort, removeHome, tempHome } from '../helpers/server.ts';
 import { TEAM_COLUMNS_SQL, type TeamList } from '../../shared/teams/types.ts';
 import { httpRequest, waitFor200 } from './lib/http.ts';
-import { leanLoad, type LeanLoadResult } from './lib/lean-load.ts';
-import { cpuSeconds } from './lib/proc.ts';
+import { lowestCpuUs, medianOf, ratios, rounds, type Target } from './lib/load-rounds.ts';
 import { pinToCpus, spawnNode, type Proc } from './lib/processes.ts';
+import { RAW_HELLO, rawBytesServer } from './lib/raw-servers.ts';
 import { seedTeams } from './lib/seed.ts';
 import { fmt, median, pct } from './lib/stats.ts';
 import { startSvc, type Svc } from './lib/svc.ts';
 import type { Benchmark, BenchResult } from './lib/types.ts';
 
-const CONNECTIONS = 50;
-const WARMUP_S = 2;
-const MEASURE_S = 5;
+const SHAPE = { connections: 50, warmupS: 2, measureS: 5 };
 const ROUNDS = 4;
 const TEAMS = 50;
 const AGENTS = 5000;
@@ -59,27 +56,6 @@ const AGENTS = 5000;
 const ASSIGNED_PER_TEAM_A = 5;
 const TARGET_RATIO = 0.5;
 const TARGET_P99_MS = 20;
-
-// Same headers as a fastify JSON reply, so only the framework's work differs.
-const RAW_HELLO = `
-const http = require('node:http');
-const body = JSON.stringify({ hello: 'world' });
-http.createServer((req, res) => {
-  res.writeHead(200, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(body) });
-  res.end(body);
-}).listen(Number(process.env.PORT), '127.0.0.1');
-`;
-
-// The bytes svc served (BODY_FILE), with the headers svc sent beside them (HEADERS, JSON).
-const RAW_BYTES = `
-const http = require('node:http');
-const body = require('node:fs').readFileSync(process.env.BODY_FILE);
-const headers = JSON.parse(process.env.HEADERS);
-http.createServer((req, res) => {
-  res.writeHead(200, headers);
-  res.end(body);
-}).listen(Number(process.env.PORT), '127.0.0.1');
-`;
 
 /** What a browser sends: the dashboard's own requests carry it. */
 const BROWSER = { 'accept-encoding': 'gzip, deflate, br, zstd' };
@@ -101,66 +77,6 @@ http.createServer((req, res) => {
   res.end(body);
 }).listen(Number(process.env.PORT), '127.0.0.1');
 `;
-
-interface Run {
-  rps: number;
-  p99: number;
-  /** Server CPU per request (µs). */
-  cpuUs: number;
-  /** Server CPU over the run, % of one core (100 % = the server was the bottleneck). */
-  cpuPct: number;
-  /** Response bytes per second the load generator read (MB/s). */
-  mbps: number;
-}
-
-interface Target {
-  label: string;
-  url: string;
-  pid: number;
-  runs: Run[];
-  headers?: Record<string, string>;
-  /** The revalidating client: every answer must be a 304. */
-  expect304?: boolean;
-}
-
-async function load(t: Target): Promise<Run> {
-  const opts = { url: t.url, connections: CONNECTIONS, headers: t.headers };
-  await leanLoad({ ...opts, durationS: WARMUP_S });
-  const cpu0 = cpuSeconds(t.pid);
-  const r: LeanLoadResult = await leanLoad({ ...opts, durationS: MEASURE_S });
-  const cpu = cpuSeconds(t.pid) - cpu0;
-  const expected = t.expect304 ? 304 : 200;
-  const good = r.statuses[expected] ?? 0;
-  const wrong = r.total - good;
-  if (r.errors + wrong > 0 || good === 0) {
-    throw new Error(`${t.label.trim()}: ${r.errors} errors, ${wrong} answers other than ${expected} of ${r.total} (${JSON.stringify(r.statuses)})`);
-  }
-  return {
-    rps: r.rps,
-    p99: Math.round(r.p99 * 10) / 10,
-    cpuUs: (cpu / r.total) * 1e6,
-    cpuPct: (cpu / r.seconds) * 100,
-    mbps: r.bodyBytes / r.seconds / 1e6,
-  };
-}
-
-const show = (r: Run) =>
-  `${fmt(r.rps)} req/s (p99 ${r.p99} ms; ${fmt(r.mbps, 1)} MB/s; server ${fmt(r.cpuUs, 1)} µs CPU/req, ${fmt(r.cpuPct)} % of a core)`;
-
-/** Every target once per round, the order rotating so that none always runs first or last. */
-async function rounds(targets: Target[]): Promise<void> {
-  for (let i = 1; i <= ROUNDS; i++) {
-    for (let k = 0; k < targets.length; k++) {
-      const t = targets[(i + k) % targets.length] as Target;
-      const r = await load(t);
-      t.runs.push(r);
-      console.log(`  round ${i}: ${t.label} ${show(r)}`);
-    }
-  }
-}
-
-const medianOf = (runs: Run[], f: (r: Run) => number) => median(runs.map(f));
-const ratios = (mine: Run[], base: Run[]) => mine.map((r, i) => r.rps / (base[i] as Run).rps);
 
 interface Served {
   /** The bytes as sent (gzipped for the browser request). */
@@ -221,21 +137,26 @@ async function seededSvc(assignedPerTeam: number): Promise<{ svc: Svc; assigned:
   return { svc: await startSvc({}, { home }), assigned };
 }
 
-/** A raw node:http server serving svc's bytes with svc's headers; checks that it serves them unchanged. */
-async function rawBytesServer(svc: Svc, served: Served, name: string): Promise<{ proc: Proc; port: number }> {
-  const bodyFile = join(svc.home, `bench-teams-${name}.bin`);
-  writeFileSync(bodyFile, served.bytes);
-  const port = await freePort();
-  const proc = spawnNode(['-e', RAW_BYTES], { ...process.env, PORT: String(port), BODY_FILE: bodyFile, HEADERS: JSON.stringify(served.headers) });
-  try {
-    await waitFor200(port, '/', proc);
-    const answer = await httpRequest(port, '/', { timeoutMs: 20_000 });
-    if (!answer.bytes.equals(served.bytes)) throw new Error(`the raw server (${name}) does not serve the bytes svc served`);
-  } catch (err) {
-    await proc.stop();
-    throw err;
-  }
-  return { proc, port };
+/**
+ * Raw node:http servers serving svc's exact plain and gzip bytes, as load
+ * targets; then every server pinned to CPU 1 and this process to CPU 0.
+ */
+async function sameBytesTargets(
+  svc: Svc,
+  plain: Served,
+  gzip: Served,
+  procs: Proc[],
+): Promise<{ plainBytesT: Target; gzipBytesT: Target; pinned: boolean }> {
+  const target = async (label: string, served: Served, name: string): Promise<Target> => {
+    const { proc, port } = await rawBytesServer(svc.home, name, served.bytes, served.headers);
+    procs.push(proc);
+    return { label, url: `http://127.0.0.1:${port}/`, pid: proc.pid, runs: [] };
+  };
+  const plainBytesT = await target('raw node:http same body     ', plain, 'teams-plain');
+  const gzipBytesT = await target('raw node:http same gzip body', gzip, 'teams-gzip');
+  const pinned = pinToCpus(process.pid, '0') && [svc.proc, ...procs].every((p) => pinToCpus(p.pid, '1'));
+  console.log(pinned ? '  pinned: servers on CPU 1, load generator on CPU 0' : '  taskset unavailable: running unpinned');
+  return { plainBytesT, gzipBytesT, pinned };
 }
 
 async function stopAll(procs: Array<Proc | Svc | undefined>): Promise<void> {
@@ -278,12 +199,9 @@ async function scenarioA(): Promise<ScenarioA> {
     const naivePort = await freePort();
     const naive = spawnNode(['-e', NAIVE], { ...process.env, PORT: String(naivePort), DB_PATH: svc.dbPath });
     procs.push(naive);
-    const plainBytes = await rawBytesServer(svc, plain, 'plain');
-    procs.push(plainBytes.proc);
-    const gzipBytes = await rawBytesServer(svc, gzip, 'gzip');
-    procs.push(gzipBytes.proc);
-    pinned = pinToCpus(process.pid, '0') && [svc.proc, ...procs].every((p) => pinToCpus(p.pid, '1'));
-    console.log(pinned ? '  pinned: servers on CPU 1, load generator on CPU 0' : '  taskset unavailable: running unpinned');
+    const same = await sameBytesTargets(svc, plain, gzip, procs);
+    pinned = same.pinned;
+    const { plainBytesT, gzipBytesT } = same;
     await waitFor200(rawPort, '/', raw);
     await waitFor200(naivePort, '/', naive);
     const naiveBody = (await httpRequest(naivePort, '/')).bytes;
@@ -295,9 +213,7 @@ async function scenarioA(): Promise<ScenarioA> {
     const svcUrl = `http://127.0.0.1:${svc.port}/api/teams`;
     const rawT: Target = { label: 'raw node:http hello         ', url: `http://127.0.0.1:${rawPort}/`, pid: raw.pid, runs: [] };
     const gzipT: Target = { label: 'GET /api/teams (browser)    ', url: svcUrl, pid: svc.proc.pid, runs: [], headers: BROWSER };
-    const gzipBytesT: Target = { label: 'raw node:http same gzip body', url: `http://127.0.0.1:${gzipBytes.port}/`, pid: gzipBytes.proc.pid, runs: [] };
     const plainT: Target = { label: 'GET /api/teams (plain)      ', url: svcUrl, pid: svc.proc.pid, runs: [] };
-    const plainBytesT: Target = { label: 'raw node:http same body     ', url: `http://127.0.0.1:${plainBytes.port}/`, pid: plainBytes.proc.pid, runs: [] };
     const naiveT: Target = { label: 'naive route (no cache)      ', url: `http://127.0.0.1:${naivePort}/`, pid: naive.pid, runs: [] };
     const revalT: Target = {
       label: 'svc If-None-Match→304       ',
@@ -307,13 +223,12 @@ async function scenarioA(): Promise<ScenarioA> {
       headers: { ...BROWSER, 'if-none-match': gzip.etag },
       expect304: true,
     };
-    await rounds([rawT, gzipT, gzipBytesT, plainT, plainBytesT, naiveT, revalT]);
+    await rounds([rawT, gzipT, gzipBytesT, plainT, plainBytesT, naiveT, revalT], ROUNDS, SHAPE);
 
     const r = ratios(gzipT.runs, rawT.runs);
-    const cpuUs = (t: Target) => Math.min(...t.runs.map((x) => x.cpuUs));
     const out: ScenarioA = {
-      perCore: cpuUs(rawT) / cpuUs(gzipT),
-      plainPerCore: cpuUs(rawT) / cpuUs(plainT),
+      perCore: lowestCpuUs(rawT) / lowestCpuUs(gzipT),
+      plainPerCore: lowestCpuUs(rawT) / lowestCpuUs(plainT),
       ratio: median(r),
       p99: medianOf(gzipT.runs, (x) => x.p99),
       gzipRps: medianOf(gzipT.runs, (x) => x.rps),
@@ -344,9 +259,9 @@ async function scenarioA(): Promise<ScenarioA> {
         `revalidating 304 ${fmt(out.revalRps)} req/s (${pct(revalRatio)} of raw)`,
     );
     console.log(
-      `  (A) server CPU per request (lowest round): raw hello ${fmt(cpuUs(rawT), 1)} µs, svc browser ${fmt(cpuUs(gzipT), 1)} µs, ` +
-        `raw same gzip body ${fmt(cpuUs(gzipBytesT), 1)} µs, svc plain ${fmt(cpuUs(plainT), 1)} µs, raw same body ${fmt(cpuUs(plainBytesT), 1)} µs, ` +
-        `naive ${fmt(cpuUs(naiveT), 1)} µs, svc 304 ${fmt(cpuUs(revalT), 1)} µs`,
+      `  (A) server CPU per request (lowest round): raw hello ${fmt(lowestCpuUs(rawT), 1)} µs, svc browser ${fmt(lowestCpuUs(gzipT), 1)} µs, ` +
+        `raw same gzip body ${fmt(lowestCpuUs(gzipBytesT), 1)} µs, svc plain ${fmt(lowestCpuUs(plainT), 1)} µs, raw same body ${fmt(lowestCpuUs(plainBytesT), 1)} µs, ` +
+        `naive ${fmt(lowestCpuUs(naiveT), 1)} µs, svc 304 ${fmt(lowestCpuUs(revalT), 1)} µs`,
     );
     return out;
   } finally {
@@ -373,20 +288,15 @@ async function scenarioB(): Promise<ScenarioB> {
   let pinned = false;
   try {
     const { plain, gzip } = await fetchList(svc.port, assigned);
-    const plainBytes = await rawBytesServer(svc, plain, 'plain');
-    procs.push(plainBytes.proc);
-    const gzipBytes = await rawBytesServer(svc, gzip, 'gzip');
-    procs.push(gzipBytes.proc);
-    pinned = pinToCpus(process.pid, '0') && [svc.proc, ...procs].every((p) => pinToCpus(p.pid, '1'));
-    console.log(pinned ? '  pinned: servers on CPU 1, load generator on CPU 0' : '  taskset unavailable: running unpinned');
+    const same = await sameBytesTargets(svc, plain, gzip, procs);
+    pinned = same.pinned;
+    const { plainBytesT, gzipBytesT } = same;
     console.log(`  body ${fmt(plain.bytes.length / 1024, 1)} KB plain, ${fmt(gzip.bytes.length / 1024, 1)} KB gzipped (${fmt(assigned)} assignments), served by both`);
 
     const svcUrl = `http://127.0.0.1:${svc.port}/api/teams`;
-    const plainBytesT: Target = { label: 'raw node:http same body     ', url: `http://127.0.0.1:${plainBytes.port}/`, pid: plainBytes.proc.pid, runs: [] };
     const plainT: Target = { label: 'GET /api/teams (plain)      ', url: svcUrl, pid: svc.proc.pid, runs: [] };
-    const gzipBytesT: Target = { label: 'raw node:http same gzip body', url: `http://127.0.0.1:${gzipBytes.port}/`, pid: gzipBytes.proc.pid, runs: [] };
     const gzipT: Target = { label: 'GET /api/teams (browser)    ', url: svcUrl, pid: svc.proc.pid, runs: [], headers: BROWSER };
-    await rounds([plainBytesT, plainT, gzipBytesT, gzipT]);
+    await rounds([plainBytesT, plainT, gzipBytesT, gzipT], ROUNDS, SHAPE);
 
     const out: ScenarioB = {
       plainRatio: median(ratios(plainT.runs, plainBytesT.runs)),

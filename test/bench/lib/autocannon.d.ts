@@ -24,7 +24,6 @@ declare module 'autocannon' {
     timeouts: number;
     non2xx: number;
     '2xx': number;
-    '3xx': number;
     latency: Histogram;
     requests: Histogram & { sent: number };
     throughput: Histogram;
