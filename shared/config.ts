@@ -52,6 +52,10 @@ const EnvSchema = z.object({
   GATEWAY_STATE_DIR: optionalString,
   CLAWDBOT_STATE_DIR: optionalString,
   SVC_SERVER_PATH: optionalString,
+  SVC_GATEWAY_CLI: optionalString,
+  SVC_GATEWAY_PACKAGE: optionalString,
+  SVC_UPDATE_PACKAGE: optionalString,
+  SVC_UPDATE_REGISTRY: optionalString,
   SVC_TAIL_INTERVAL_MS: z.preprocess(
     (v) => (typeof v === 'string' && v.trim() !== '' ? Number(v) : undefined),
     z.number().int().min(10).max(60_000).optional().catch(undefined),
@@ -87,6 +91,14 @@ export interface Config {
   /** The OpenClaw gateway's state directory (config, .env, state db). */
   readonly gatewayStateDir: string;
   readonly serverPath: string | null;
+  /** The gateway CLI to run (`SVC_GATEWAY_CLI`); null = `openclaw` found on PATH. */
+  readonly gatewayCli: string | null;
+  /** What install-gateway installs globally (`SVC_GATEWAY_PACKAGE`, default `openclaw@^2026.5`). */
+  readonly gatewayPackage: string;
+  /** svc's own npm package, for self-version and self-update (`SVC_UPDATE_PACKAGE`). */
+  readonly updatePackage: string;
+  /** npm registry asked for svc's latest release; null when `SVC_UPDATE_REGISTRY=off`. */
+  readonly updateRegistry: string | null;
   /** Poll interval of the tail worker (spec: 750 ms). */
   readonly tailIntervalMs: number;
   /** Whether a browser can be opened (a display exists and this is not CI). */
@@ -95,6 +107,9 @@ export interface Config {
   readonly packageRoot: string;
 }
 
+export const DEFAULT_GATEWAY_PACKAGE = 'openclaw@^2026.5';
+export const DEFAULT_UPDATE_PACKAGE = 'svc';
+export const DEFAULT_UPDATE_REGISTRY = 'https://registry.npmjs.org';
 export const DEFAULT_APPROVAL_TTL_MS = 10 * 60_000;
 export const DEFAULT_TAIL_INTERVAL_MS = 750;
 
@@ -157,6 +172,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     otlpTracesEndpoint: e.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT ?? null,
     gatewayStateDir: gatewayStateDirFrom(e),
     serverPath: e.SVC_SERVER_PATH ? abs(e.SVC_SERVER_PATH) : null,
+    gatewayCli: e.SVC_GATEWAY_CLI ? abs(e.SVC_GATEWAY_CLI) : null,
+    gatewayPackage: e.SVC_GATEWAY_PACKAGE ?? DEFAULT_GATEWAY_PACKAGE,
+    updatePackage: e.SVC_UPDATE_PACKAGE ?? DEFAULT_UPDATE_PACKAGE,
+    updateRegistry: e.SVC_UPDATE_REGISTRY?.trim().toLowerCase() === 'off' ? null : (e.SVC_UPDATE_REGISTRY ?? DEFAULT_UPDATE_REGISTRY).replace(/\/+$/, ''),
     tailIntervalMs: e.SVC_TAIL_INTERVAL_MS ?? DEFAULT_TAIL_INTERVAL_MS,
     canOpenBrowser: !truthy(e.CI) && (process.platform !== 'linux' || Boolean(e.DISPLAY ?? e.WAYLAND_DISPLAY)),
     packageRoot,

@@ -15,7 +15,10 @@ import { leadRoutes } from './routes/lead.ts';
 import { obsIngestRoutes } from './routes/obs-ingest.ts';
 import { obsStreamRoutes } from './routes/obs-stream.ts';
 import { settingsRoutes } from './routes/settings.ts';
-import { systemVersionRoutes } from './routes/system-version.ts';
+import { systemRoutes } from './routes/system.ts';
+import { systemConfigRoutes } from './routes/system-config.ts';
+import { execSettingsRoutes } from './routes/exec-settings.ts';
+import { execAllowlistRoutes } from './routes/exec-allowlist.ts';
 import { teamContextRoutes } from './routes/team-context.ts';
 import { teamsRoutes } from './routes/teams.ts';
 
@@ -74,7 +77,11 @@ export function buildApp(deps: AppDeps): FastifyInstance {
   healthRoutes(app, deps);
   obsStreamRoutes(app, deps);
   obsIngestRoutes(app, deps);
-  systemVersionRoutes(app, deps);
+  systemRoutes(app, deps);
+  systemConfigRoutes(app, deps);
+  // The spec: /api/exec-settings/all and /api/exec-allowlist/revoke before their shorter prefixes.
+  execSettingsRoutes(app, deps);
+  execAllowlistRoutes(app, deps);
   teamsRoutes(app, deps);
   teamContextRoutes(app, deps);
   agentsRoutes(app, deps);

@@ -1,5 +1,8 @@
 // What routes are given: built once in main.ts (or by a test), passed down.
 import type { Config } from '../shared/config.ts';
+import type { DeviceIdentity } from '../shared/gateway/device-identity.ts';
+import type { ConnectionStatus } from '../shared/gateway/connection.ts';
+import type { GatewayHostHandle } from './gateway-host-service.ts';
 import type { Db } from '../shared/db/open.ts';
 import type { Tx } from '../shared/db/tx.ts';
 import type { ChatMessages, ChatRow } from '../shared/db/chat-messages.ts';
@@ -32,6 +35,15 @@ export interface HealthService {
   recheck(): Promise<BootReport>;
 }
 
+/** svc's own server-side gateway connection (the agent source). */
+export interface GatewayBridge {
+  /** A request to the gateway; rejects with a GatewayError (UNAVAILABLE when not connected within waitMs). */
+  call(method: string, params?: unknown, opts?: { timeoutMs?: number; waitMs?: number }): Promise<unknown>;
+  status(): ConnectionStatus;
+  /** Settings changed: drop the session and connect again. */
+  reconfigure(): void;
+}
+
 export interface AppDeps {
   config: Config;
   logger: Logger;
@@ -52,6 +64,12 @@ export interface AppDeps {
   gate: Gate;
   upgrades: UpgradeRegistry;
   boundPort: () => number | null;
-  /** Best-effort reconnect of the server-side gateway connection (gateway issue). */
+  /** Best-effort reconnect of the server-side gateway connection. */
   onGatewaySettingsChanged: () => void;
+  /** svc's device identity towards the gateway (created on first use). */
+  deviceIdentity: () => DeviceIdentity;
+  /** The server-side gateway connection. */
+  gateway: GatewayBridge;
+  /** The gateway-host worker (lifecycle, installs, CLI). */
+  gatewayHost: GatewayHostHandle;
 }

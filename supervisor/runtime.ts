@@ -17,6 +17,9 @@ import { svcPaths } from '../shared/paths.ts';
 import { createRedactor } from '../shared/redact.ts';
 import { readStudioAccessToken } from '../shared/settings/index.ts';
 import { createVault } from '../shared/vault/index.ts';
+import { loadOrCreateDeviceIdentity, type DeviceIdentity } from '../shared/gateway/device-identity.ts';
+import { createAgentSource } from './agent-source.ts';
+import { startGatewayHost } from './gateway-host-service.ts';
 import { tailContract } from '../shared/channels/tail.ts';
 import type { AppDeps } from './deps.ts';
 import { eventFrame } from './event-frames.ts';
@@ -103,6 +106,13 @@ export function createRuntime(config: Config, logger: Logger, opts: RuntimeOptio
     });
   }
 
+  let identity: DeviceIdentity | null = null;
+  const deviceIdentity = () => (identity ??= loadOrCreateDeviceIdentity(paths.deviceIdentityFile));
+  const agentSource = createAgentSource({ settings, identity: deviceIdentity, version: config.version, logger });
+  const startWorkers = opts.startWorkers ?? true;
+  if (startWorkers) agentSource.start();
+  const gatewayHost = startGatewayHost({ supervisor, config, paths, logger, startWorkers });
+
   const pool = createJobPool();
   let boundPort: number | null = null;
   const health = createHealthService(() => ({
@@ -141,7 +151,10 @@ export function createRuntime(config: Config, logger: Logger, opts: RuntimeOptio
     gate: createGate(accessToken, logger),
     upgrades: new UpgradeRegistry(),
     boundPort: () => boundPort,
-    onGatewaySettingsChanged: () => logger.debug('gateway settings changed (no server-side gateway connection in this build)'),
+    onGatewaySettingsChanged: () => agentSource.reconfigure(),
+    deviceIdentity,
+    gateway: agentSource,
+    gatewayHost,
   };
 
   return {
@@ -154,6 +167,7 @@ export function createRuntime(config: Config, logger: Logger, opts: RuntimeOptio
     },
     async close() {
       deps.sse.closeAll();
+      await agentSource.stop();
       await supervisor.stopAll();
       await pool.destroy();
       checkpointAndClose(db);

@@ -5,7 +5,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { AppDeps } from '../deps.ts';
 
-export function systemVersionRoutes(app: FastifyInstance, { config }: AppDeps): void {
+export function systemRoutes(app: FastifyInstance, { config }: AppDeps): void {
   app.get('/api/system/self-version', async () => ({
     current: config.version,
     latest: null,
