@@ -152,6 +152,7 @@ export function createRuntime(config: Config, logger: Logger, opts: RuntimeOptio
     upgrades: new UpgradeRegistry(),
     boundPort: () => boundPort,
     onGatewaySettingsChanged: () => agentSource.reconfigure(),
+    vault,
     deviceIdentity,
     gateway: agentSource,
     gatewayHost,
