@@ -19,6 +19,7 @@ import { readStudioAccessToken } from '../shared/settings/index.ts';
 import { createVault } from '../shared/vault/index.ts';
 import { loadOrCreateDeviceIdentity, type DeviceIdentity } from '../shared/gateway/device-identity.ts';
 import { createAgentSource } from './agent-source.ts';
+import { createGatewayProxy } from './gateway-proxy.ts';
 import { startGatewayHost } from './gateway-host-service.ts';
 import { tailContract } from '../shared/channels/tail.ts';
 import type { AppDeps } from './deps.ts';
@@ -110,6 +111,7 @@ export function createRuntime(config: Config, logger: Logger, opts: RuntimeOptio
   const deviceIdentity = () => (identity ??= loadOrCreateDeviceIdentity(paths.deviceIdentityFile));
   const agentSource = createAgentSource({ settings, identity: deviceIdentity, version: config.version, logger });
   const startWorkers = opts.startWorkers ?? true;
+  const proxy = createGatewayProxy({ resolved: () => settings.resolved(), identity: deviceIdentity, version: config.version, logger });
   if (startWorkers) agentSource.start();
   const gatewayHost = startGatewayHost({ supervisor, config, paths, logger, startWorkers });
 
@@ -122,6 +124,7 @@ export function createRuntime(config: Config, logger: Logger, opts: RuntimeOptio
     vault,
     integrityCheck: () => pool.integrityCheck(paths.db),
     gatewayUrl: () => settings.gatewayUrl(),
+    gatewayConnection: () => agentSource.connection.settled(5000),
     apiPort: boundPort,
     mcpProbes: opts.mcpProbes ?? (() => []),
     otlpEndpoint: config.otlpTracesEndpoint ?? config.otlpEndpoint,
@@ -158,6 +161,8 @@ export function createRuntime(config: Config, logger: Logger, opts: RuntimeOptio
     gatewayHost,
   };
 
+  deps.upgrades.setGatewayHandler(proxy.handle);
+
   return {
     deps,
     supervisor,
@@ -168,6 +173,7 @@ export function createRuntime(config: Config, logger: Logger, opts: RuntimeOptio
     },
     async close() {
       deps.sse.closeAll();
+      proxy.closeAll();
       await agentSource.stop();
       await supervisor.stopAll();
       await pool.destroy();

@@ -141,6 +141,32 @@ export const MIGRATIONS: readonly Migration[] = [
       CREATE INDEX task_comments_task ON task_comments (task_id, created_at);
     `,
   },
+  {
+    version: 3,
+    name: 'exec settings, the last good read of the gateway exec approvals document',
+    sql: `
+      -- One row per agent id; config is the JSON object { execAsk?, execSecurity? }
+      -- as last posted. No foreign key: the spec lets settings exist for any
+      -- agent id, and the local row is written before the gateway is asked.
+      CREATE TABLE exec_settings (
+        agent_id TEXT PRIMARY KEY,
+        config TEXT NOT NULL,
+        updated_at INTEGER NOT NULL
+      );
+
+      -- The document-wide counts from the last successful read of the
+      -- gateway's exec approvals document, keyed by the gateway database path:
+      -- what an "unreadable" answer shows when the gateway's own row cannot be
+      -- read at all (a file that is not SQLite).
+      CREATE TABLE exec_allowlist_last_read (
+        gateway_db TEXT PRIMARY KEY,
+        agent_count INTEGER NOT NULL,
+        allowlist_count INTEGER NOT NULL,
+        saved_at_ms INTEGER NOT NULL,
+        read_at INTEGER NOT NULL
+      );
+    `,
+  },
 ];
 
 export const LATEST_VERSION = MIGRATIONS.reduce((m, x) => Math.max(m, x.version), 0);

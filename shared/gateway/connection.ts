@@ -30,6 +30,8 @@ export interface GatewayConnection {
   /** Drops the current session (if any) and connects again now. */
   reconfigure(): void;
   status(): ConnectionStatus;
+  /** The status once no connect is in progress (waits at most `timeoutMs`). */
+  settled(timeoutMs: number): Promise<ConnectionStatus>;
   /** A request on the live session; waits up to `waitMs` (default 5 s) for one, else UNAVAILABLE. */
   request(method: string, params?: unknown, opts?: RequestOptions & { waitMs?: number }): Promise<unknown>;
   /** The live session, if connected. */
@@ -56,6 +58,8 @@ export function createGatewayConnection(opts: ConnectionOptions): GatewayConnect
   let current: GatewaySession | null = null;
   let generation = 0; // bumps on reconfigure/stop: a connect from an older generation is discarded
   let timer: NodeJS.Timeout | null = null;
+  let started = false;
+  let attempts = 0;
   const status: ConnectionStatus = { state: 'idle', url: null, connectedAt: null, lastError: null, failures: 0, serverVersion: null };
 
   const publish = (patch: Partial<ConnectionStatus>) => {
@@ -79,6 +83,7 @@ export function createGatewayConnection(opts: ConnectionOptions): GatewayConnect
   const attempt = async () => {
     timer = null;
     if (status.state === 'stopped') return;
+    attempts++;
     const gen = generation;
     const target = opts.target();
     if (!target) {
@@ -129,6 +134,7 @@ export function createGatewayConnection(opts: ConnectionOptions): GatewayConnect
 
   return {
     start() {
+      started = true;
       if (status.state === 'idle' || status.state === 'stopped') {
         publish({ state: 'idle' });
         schedule(0);
@@ -151,6 +157,12 @@ export function createGatewayConnection(opts: ConnectionOptions): GatewayConnect
       schedule(0);
     },
     status: () => ({ ...status }),
+    async settled(timeoutMs) {
+      const deadline = Date.now() + timeoutMs;
+      const busy = () => started && (status.state === 'connecting' || (status.state === 'idle' && timer !== null) || attempts === 0);
+      while (busy() && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+      return { ...status };
+    },
     session: () => current,
     async request(method, params, ropts = {}) {
       if (!current && status.state !== 'stopped') {

@@ -10,6 +10,7 @@ import { declaredSchema, listTables } from '../db/migrations.ts';
 import type { SvcPaths } from '../paths.ts';
 import { httpReachable, tcpReachable, wsHostPort } from './probes.ts';
 import type { McpProbe, VaultHealth } from './types.ts';
+import type { ConnectionStatus } from '../gateway/connection.ts';
 
 export interface CheckOutcome {
   ok: boolean;
@@ -24,6 +25,8 @@ export interface CheckDeps {
   /** PRAGMA integrity_check, run off the main thread (pool). */
   integrityCheck: () => Promise<string[]>;
   gatewayUrl: () => string | null;
+  /** svc's own gateway connection, once no connect is in progress; null when there is none. */
+  gatewayConnection: () => Promise<ConnectionStatus | null>;
   apiPort: number | null;
   mcpProbes: () => McpProbe[];
   otlpEndpoint: string | null;
@@ -149,16 +152,22 @@ export const CHECKS: readonly CheckDef[] = [
   {
     id: 'gatewayReachable',
     fatal: false,
-    run: async ({ gatewayUrl }) => {
+    run: async ({ gatewayUrl, gatewayConnection }) => {
       const url = gatewayUrl();
       if (!url) return skipped('no gatewayUrl configured');
       const hp = wsHostPort(url);
       if (!hp) return { ok: false, message: 'gatewayUrl is not a ws:// or wss:// URL' };
+      // Reachable means svc's own connection completed the protocol handshake;
+      // an open port alone may be anything (or a gateway refusing svc).
+      const conn = await gatewayConnection();
+      if (conn?.state === 'connected') {
+        return { ok: true, message: `gateway connected at ${url}`, detail: { url, connection: 'connected', serverVersion: conn.serverVersion } };
+      }
       const r = await tcpReachable(hp.host, hp.port);
-      const detail = { url, handshake: 'skipped: no gateway protocol client in this build' };
-      return r.ok
-        ? { ok: true, message: `gateway port ${hp.port} reachable`, detail }
-        : { ok: false, message: `gateway not reachable at ${hp.host}:${hp.port} (${r.error})`, detail };
+      const detail = { url, tcp: r.ok, connection: conn?.state ?? 'none', lastError: conn?.lastError ?? null };
+      if (!r.ok) return { ok: false, message: `gateway not reachable at ${hp.host}:${hp.port} (${r.error})`, detail };
+      const why = conn?.lastError ? `${conn.lastError.code}: ${conn.lastError.message}` : `svc's gateway connection is ${conn?.state ?? 'not running'}`;
+      return { ok: false, message: `gateway port ${hp.port} answers but the handshake did not complete (${why})`, detail };
     },
   },
   {

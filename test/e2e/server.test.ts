@@ -6,7 +6,8 @@ import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
-import { removeHome, startServer, stopAfter, tempHome } from '../helpers/server.ts';
+import WebSocket from 'ws';
+import { freePort, removeHome, startServer, stopAfter, tempHome } from '../helpers/server.ts';
 import { rawRequest, tryUpgrade } from '../helpers/http.ts';
 
 void test('Authentication 7: binding a non-loopback address without a token prints SECURITY: and exits 1', async (t) => {
@@ -56,11 +57,16 @@ void test('Authentication 2-4: the gate and its cookie on a real socket; upgrade
   assert.equal(await tryUpgrade(s.port, '/api/gateway/ws'), 'destroyed');
 });
 
-void test('Process model: every upgrade path but /api/gateway/ws is destroyed; the proxy path is refused until the gateway proxy exists', async (t) => {
+void test('Process model: every upgrade path but /api/gateway/ws is destroyed; the proxy path upgrades and, with no gateway, closes with 1014', async (t) => {
+  const deadPort = await freePort();
   const s = stopAfter(t, await startServer());
+  await fetch(`${s.base}/api/settings`, { method: 'POST', body: JSON.stringify({ gatewayUrl: `ws://127.0.0.1:${deadPort}` }), headers: { 'content-type': 'application/json' } });
   assert.equal(await tryUpgrade(s.port, '/api/obs/stream'), 'destroyed');
   assert.equal(await tryUpgrade(s.port, '/'), 'destroyed');
-  assert.equal(await tryUpgrade(s.port, '/api/gateway/ws'), 'destroyed');
+  const ws = new WebSocket(`ws://127.0.0.1:${s.port}/api/gateway/ws`);
+  const [code, reason] = await new Promise<[number, string]>((resolve) => ws.once('close', (c, r) => resolve([c, r.toString()])));
+  assert.equal(code, 1014);
+  assert.match(reason, /gateway unreachable/);
   // The front door still answers afterwards.
   assert.equal((await fetch(`${s.base}/api/settings`)).status, 200);
 });

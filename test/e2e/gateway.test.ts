@@ -1,0 +1,183 @@
+// End to end against a REAL OpenClaw gateway (openclaw@2026.9.6 on Node 24,
+// installed once into $HOME/.cache/svc-test) whose only model provider is the
+// fake one in test/helpers/fake-model.ts. One gateway for the whole file: the
+// slow part (install on first use, ~20 s start) is paid once.
+//
+// svc runs as a child process on a real socket with OPENCLAW_STATE_DIR set to
+// the gateway's state directory and no gateway settings of its own: it finds
+// the URL and token the way a user's installation does, from openclaw.json
+// (gateway.port, gateway.auth.token = ${OPENCLAW_GATEWAY_TOKEN}) and .env.
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { randomBytes } from 'node:crypto';
+import { join } from 'node:path';
+import WebSocket from 'ws';
+import { connectGateway, type GatewaySession } from '../../shared/gateway/client.ts';
+import { loadOrCreateDeviceIdentity } from '../../shared/gateway/device-identity.ts';
+import { startFakeModel, type FakeModel } from '../helpers/fake-model.ts';
+import { gatewayConfigScenario } from './gateway/config-scenario.ts';
+import { execScenario } from './gateway/exec-scenario.ts';
+import {
+  ensureGatewayInstalled, gatewayEnv, prepareGatewayState, startRealGateway, waitForConnect,
+  type StartedGateway,
+} from '../helpers/real-gateway.ts';
+import { freePort, removeHome, startServer, tempHome, type RunningServer } from '../helpers/server.ts';
+
+const SETUP_TIMEOUT_MS = 20 * 60_000;
+
+let model: FakeModel;
+let home: string;
+let stateDir: string;
+let gwPort: number;
+let token: string;
+let gw: StartedGateway | null = null;
+let svc: RunningServer;
+let direct: GatewaySession;
+
+before(async () => {
+  const install = await ensureGatewayInstalled();
+  model = await startFakeModel();
+  home = tempHome('svc-gateway-e2e-');
+  stateDir = join(home, 'gateway-state');
+  gwPort = await freePort();
+  token = `test-${randomBytes(12).toString('hex')}`;
+  prepareGatewayState(stateDir, { port: gwPort, token, modelUrl: model.url });
+  gw = startRealGateway(install, stateDir, gwPort);
+  const probeIdentity = loadOrCreateDeviceIdentity(join(home, 'test-client', 'identity.json'));
+  await waitForConnect(`ws://127.0.0.1:${gwPort}`, token, probeIdentity);
+  direct = await connectGateway({ url: `ws://127.0.0.1:${gwPort}`, token, identity: probeIdentity, version: 'test' });
+  svc = await startServer({ home, env: gatewayEnv(install, stateDir) });
+}, { timeout: SETUP_TIMEOUT_MS });
+
+after(async () => {
+  await direct?.close();
+  await svc?.stop();
+  await gw?.stop();
+  await model?.close();
+  if (home) removeHome(home);
+});
+
+/** A browser-like client of the proxy: every frame it receives is kept. */
+async function openProxy(headers: Record<string, string> = {}) {
+  const ws = new WebSocket(`ws://127.0.0.1:${svc.port}/api/gateway/ws`, { headers, perMessageDeflate: false });
+  const frames: string[] = [];
+  const waiters: Array<{ match: (f: Record<string, unknown>) => boolean; resolve: (f: Record<string, unknown>) => void }> = [];
+  ws.on('message', (d) => {
+    const text = d.toString();
+    frames.push(text);
+    const f = JSON.parse(text) as Record<string, unknown>;
+    for (const w of [...waiters]) {
+      if (w.match(f)) {
+        waiters.splice(waiters.indexOf(w), 1);
+        w.resolve(f);
+      }
+    }
+  });
+  const closed = new Promise<[number, string]>((resolve) => ws.once('close', (c, r) => resolve([c, r.toString()])));
+  await new Promise<void>((resolve, reject) => {
+    ws.once('open', () => resolve());
+    ws.once('error', reject);
+  });
+  const next = (match: (f: Record<string, unknown>) => boolean, timeoutMs = 30_000) =>
+    new Promise<Record<string, unknown>>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`no matching frame in ${timeoutMs} ms; got ${frames.map((x) => x.slice(0, 120)).join(' | ')}`)), timeoutMs);
+      waiters.push({ match, resolve: (f) => (clearTimeout(timer), resolve(f)) });
+    });
+  const send = (frame: unknown) => ws.send(JSON.stringify(frame));
+  const res = (id: string) => next((f) => f.type === 'res' && f.id === id);
+  return { ws, frames, next, send, res, closed };
+}
+
+/** A connect as a browser would send it: its own client fields, no token, no device proof. */
+const browserConnect = (id = 'c1', extra: Record<string, unknown> = {}) => ({
+  type: 'req',
+  id,
+  method: 'connect',
+  params: {
+    minProtocol: 4,
+    maxProtocol: 4,
+    client: { id: 'gateway-client', version: '0.3.1', platform: 'linux', mode: 'backend' },
+    role: 'operator',
+    scopes: ['operator.read', 'operator.write'],
+    ...extra,
+  },
+});
+
+void test('Process model: the proxy completes the handshake with svc\'s token and device proof; agents.list and a chat reply come back; the browser never sees the token', async () => {
+  const p = await openProxy();
+  await p.next((f) => f.type === 'event' && f.event === 'connect.challenge');
+  p.send(browserConnect());
+  const hello = await p.res('c1');
+  assert.equal(hello.ok, true, JSON.stringify(hello).slice(0, 400));
+  const payload = hello.payload as { type?: string; auth?: Record<string, unknown> };
+  assert.equal(payload.type, 'hello-ok');
+  assert.equal(payload.auth?.deviceToken, undefined, 'a device token issued to svc is not passed to the browser');
+
+  p.send({ type: 'req', id: 'a1', method: 'agents.list', params: {} });
+  const agents = await p.res('a1');
+  assert.equal(agents.ok, true);
+  assert.ok(((agents.payload as { agents: Array<{ id: string }> }).agents).some((a) => a.id === 'main'));
+
+  p.send({ type: 'req', id: 's1', method: 'chat.send', params: { sessionKey: 'agent:main:proxy', message: 'hello through svc', idempotencyKey: randomBytes(8).toString('hex') } });
+  const sent = await p.res('s1');
+  assert.equal(sent.ok, true, JSON.stringify(sent));
+  const runId = (sent.payload as { runId: string }).runId;
+  const final = await p.next((f) => f.event === 'chat' && (f.payload as { runId?: string; state?: string }).runId === runId && (f.payload as { state?: string }).state === 'final', 90_000);
+  assert.match(JSON.stringify(final.payload), /ECHO: hello through svc/);
+
+  p.ws.close(1000, 'done');
+  await p.closed;
+  for (const f of p.frames) assert.ok(!f.includes(token), 'the gateway token never reaches the browser');
+});
+
+void test('Process model: frames sent before the connect are held and go upstream after it, in order', async () => {
+  const p = await openProxy();
+  // Sent at once, before the challenge has even arrived: without holding,
+  // agents.list would reach the gateway first and be refused ("first request must be connect").
+  p.send({ type: 'req', id: 'early', method: 'agents.list', params: {} });
+  p.send(browserConnect('c2'));
+  const hello = await p.res('c2');
+  assert.equal(hello.ok, true);
+  const early = await p.res('early');
+  assert.equal(early.ok, true, JSON.stringify(early).slice(0, 300));
+  p.ws.close();
+  await p.closed;
+});
+
+void test('Process model: when the gateway closes the connection, the browser is closed with the gateway\'s code and reason', async () => {
+  const p = await openProxy();
+  // An unknown connect field is passed through as the browser sent it; the
+  // gateway refuses the handshake and closes with 1008.
+  p.send(browserConnect('c3', { bogusField: 1 }));
+  const refused = await p.res('c3');
+  assert.equal(refused.ok, false);
+  const [code, reason] = await p.closed;
+  assert.equal(code, 1008);
+  assert.match(reason, /bogusField/);
+});
+
+void test('Settings and health: gatewayReachable is ok once svc\'s own connection completed the handshake', async () => {
+  const r = (await (await fetch(`${svc.base}/api/health/recheck`, { method: 'POST' })).json()) as {
+    checks: Array<{ id: string; ok: boolean; detail?: Record<string, unknown> }>;
+  };
+  const check = r.checks.find((c) => c.id === 'gatewayReachable');
+  assert.equal(check?.ok, true, JSON.stringify(check));
+  assert.equal(check?.detail?.connection, 'connected');
+  assert.equal(check?.detail?.serverVersion, '2026.9.6');
+  assert.ok(!JSON.stringify(r).includes(token));
+});
+
+const scenarioContext = () => ({ svcBase: svc.base, gatewayStateDir: stateDir, call: (method: string, params?: unknown) => direct.request(method, params ?? {}) });
+
+void test('System: PATCH gateway-config lands in openclaw.json and the running gateway picks it up (agents.entries, defaults)', async () => {
+  await gatewayConfigScenario(scenarioContext());
+});
+
+void test('Exec settings and standing exec grants against the real gateway: read, revoke, already-absent, blocked-wildcard, execAsk written to the policy', async () => {
+  await execScenario(scenarioContext());
+});
+
+void test('Gateway client: a direct session lists agents (the fixture itself works)', async () => {
+  const agents = (await direct.request('agents.list', {})) as { agents: Array<{ id: string }> };
+  assert.ok(agents.agents.some((a) => a.id === 'main'));
+});
