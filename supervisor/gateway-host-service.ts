@@ -1,13 +1,39 @@
 // The gateway-host worker as the routes see it: lifecycle (start, stop,
 // restart, status), installs and the gateway CLI run in that worker behind
-// its channel contract; the supervisor only turns its events into SSE frames.
-// (Placeholder until the worker lands: no worker, every call unavailable.)
-import type { Config } from '../shared/config.ts';
+// its channel contract; the supervisor routes each operation's frames to the
+// stream that asked for it. When a gateway start completes, the env-file
+// token is synced into settings and svc's own gateway connection reconnects
+// before the complete frame goes out (spec "POST /api/system/gateway").
+import { randomUUID } from 'node:crypto';
+import { join } from 'node:path';
+import {
+  GATEWAY_TOKEN_VARS, gatewayHostContract,
+  type CompleteFrame, type ErrorFrame, type GatewayHostContract, type GatewayHostWorkerData, type OutputFrame, type ProgressFrame,
+} from '../shared/channels/gateway-host.ts';
+import { lookupEnv, type Config } from '../shared/config.ts';
 import type { Logger } from '../shared/log.ts';
 import type { SvcPaths } from '../shared/paths.ts';
-import type { Supervisor } from './supervision.ts';
+import { readGatewayEnv, resolveGatewaySettings, type SettingsPatch } from '../shared/settings/index.ts';
+import type { SettingsService } from './deps.ts';
+import { workerEntry, type Service, type Supervisor } from './supervision.ts';
 
-export type GatewayHostHandle = null;
+/** An SSE frame as the spec writes it (no operation id). */
+export type OpFrame =
+  | ({ type: 'progress' } & Omit<ProgressFrame, 'opId'>)
+  | ({ type: 'output' } & Omit<OutputFrame, 'opId'>)
+  | ({ type: 'error' } & Omit<ErrorFrame, 'opId'>)
+  | ({ type: 'complete' } & Omit<CompleteFrame, 'opId'>);
+
+export type StreamingOp = 'start' | 'restart' | 'install' | 'selfUpdate';
+
+export interface GatewayHostHandle {
+  /** A request to the worker; fails as a value (WORKER_UNAVAILABLE) when it is not running. */
+  request: Service<GatewayHostContract>['request'];
+  /** Runs a streaming operation; `onFrame` sees its frames until it ends. `signal` aborts: the client went away. */
+  run(op: StreamingOp, onFrame: (f: OpFrame) => void, opts: { signal: AbortSignal; restart?: boolean }): Promise<void>;
+  /** Env-file token into settings (as a `${NAME}` reference); true when settings changed. */
+  syncToken(): boolean;
+}
 
 export interface GatewayHostContext {
   supervisor: Supervisor;
@@ -15,8 +41,128 @@ export interface GatewayHostContext {
   paths: SvcPaths;
   logger: Logger;
   startWorkers: boolean;
+  /** Where a synced token is saved. */
+  settings?: Pick<SettingsService, 'save'>;
+  /** svc's gateway connection: reconnect after a start or a token change. */
+  reconnect?: () => void;
 }
 
-export function startGatewayHost(_ctx: GatewayHostContext): GatewayHostHandle {
-  return null;
+// Each bound covers the operation's own limits with room to spare; the
+// worker enforces the real ones (120 polls, 2 s grace, 15 min install).
+const OP_TIMEOUT_MS: Record<StreamingOp, number> = { start: 180_000, restart: 190_000, install: 16 * 60_000, selfUpdate: 17 * 60_000 };
+
+export function startGatewayHost(ctx: GatewayHostContext): GatewayHostHandle {
+  const { config, paths, logger } = ctx;
+  const sinks = new Map<string, { op: StreamingOp; onFrame: (f: OpFrame) => void }>();
+
+  /**
+   * Points settings at what the gateway really uses: its token (as a
+   * `${NAME}` reference to the env-file variable, which resolves from svc's
+   * environment first and then the env file: the gateway's own order, as it
+   * inherits svc's environment) and, after a start, the port it runs on when
+   * settings name a loopback URL on another port. Writes only on a change.
+   */
+  const syncSettings = (port: number | null): boolean => {
+    if (!ctx.settings) return false;
+    const env = readGatewayEnv(config.gatewayStateDir);
+    const name = GATEWAY_TOKEN_VARS.find((n) => Object.hasOwn(env, n) && (env[n]?.trim() ?? '') !== '');
+    const resolved = resolveGatewaySettings({ settingsFile: paths.settingsFile, gatewayStateDir: config.gatewayStateDir, lookupEnv });
+    const patch: SettingsPatch = {};
+    if (name) {
+      const effective = (name === 'OPENCLAW_GATEWAY_TOKEN' ? lookupEnv(name) : undefined) ?? env[name]?.trim();
+      if (resolved.token !== effective) patch.gatewayToken = `\${${name}}`;
+    }
+    if (port !== null) {
+      const url = new URL(resolved.gatewayUrl);
+      const loopback = ['localhost', '127.0.0.1', '[::1]'].includes(url.hostname);
+      if (loopback && Number(url.port || (url.protocol === 'wss:' ? 443 : 80)) !== port) patch.gatewayUrl = `ws://localhost:${port}`;
+    }
+    if (Object.keys(patch).length === 0) return false;
+    ctx.settings.save(patch);
+    logger.info({ tokenVariable: patch.gatewayToken ? name : undefined, gatewayUrl: patch.gatewayUrl }, 'gateway settings synced');
+    return true;
+  };
+
+  const deliver = (opId: string, frame: OpFrame) => {
+    const sink = sinks.get(opId);
+    if (!sink) return;
+    if (frame.type === 'complete' && (sink.op === 'start' || sink.op === 'restart')) {
+      try {
+        syncSettings(frame.port ?? null);
+        ctx.reconnect?.();
+      } catch (err) {
+        // Best effort (spec): the gateway is up whatever happens to settings.
+        logger.warn({ err }, 'token sync after gateway start failed');
+      }
+    }
+    sink.onFrame(frame);
+  };
+
+  const unavailable: Service<GatewayHostContract>['request'] = () =>
+    Promise.resolve({ ok: false, error: { code: 'WORKER_UNAVAILABLE', message: 'gateway-host worker is not running' } });
+
+  let service: Service<GatewayHostContract> | null = null;
+  if (ctx.startWorkers) {
+    const data: GatewayHostWorkerData = {
+      svcHome: config.svcHome,
+      version: config.version,
+      packageRoot: config.packageRoot,
+      gatewayStateDir: config.gatewayStateDir,
+      gatewayCli: config.gatewayCli,
+      gatewayPackage: config.gatewayPackage,
+      updatePackage: config.updatePackage,
+      updateRegistry: config.updateRegistry,
+      gatewayPidFile: paths.gatewayPidFile,
+      gatewayLogFile: join(paths.logsDir, 'gateway.log'),
+      deviceIdentityFile: paths.deviceIdentityFile,
+      settingsFile: paths.settingsFile,
+    };
+    service = ctx.supervisor.start({
+      name: 'gateway-host',
+      entry: workerEntry('../workers/gateway-host/main'),
+      contract: gatewayHostContract,
+      stopMethod: 'stopWorker',
+      workerData: () => data,
+      onStart: (client) => {
+        client.on('progress', ({ opId, ...f }) => deliver(opId, { type: 'progress', ...f }));
+        client.on('output', ({ opId, ...f }) => deliver(opId, { type: 'output', ...f }));
+        client.on('error', ({ opId, ...f }) => deliver(opId, { type: 'error', ...f }));
+        client.on('complete', ({ opId, ...f }) => deliver(opId, { type: 'complete', ...f }));
+      },
+    });
+  }
+  const request = service ? service.request : unavailable;
+
+  return {
+    request,
+    syncToken: () => syncSettings(null),
+    async run(op, onFrame, opts) {
+      const opId = randomUUID();
+      let ended = false;
+      sinks.set(opId, {
+        op,
+        onFrame: (f) => {
+          if (f.type === 'complete' || (f.type === 'error' && f.code !== 'EACCES')) ended = true;
+          onFrame(f);
+        },
+      });
+      const onAbort = () =>
+        void request('cancel', { opId }, { timeoutMs: 2000 }).then((r) => {
+          if (!r.ok) logger.warn({ error: r.error, op }, 'cancel of a gateway-host operation failed');
+        });
+      opts.signal.addEventListener('abort', onAbort, { once: true });
+      try {
+        const timeoutMs = OP_TIMEOUT_MS[op];
+        const r =
+          op === 'selfUpdate'
+            ? await request('selfUpdate', { opId, restart: opts.restart ?? false }, { timeoutMs })
+            : await request(op, { opId }, { timeoutMs });
+        // The worker died or the bound passed without a last frame: say so rather than leave the stream open.
+        if (!r.ok && !ended) onFrame({ type: 'error', code: 'INTERNAL', message: r.error.message });
+      } finally {
+        opts.signal.removeEventListener('abort', onAbort);
+        sinks.delete(opId);
+      }
+    },
+  };
 }

@@ -113,7 +113,7 @@ export function createRuntime(config: Config, logger: Logger, opts: RuntimeOptio
   const startWorkers = opts.startWorkers ?? true;
   const proxy = createGatewayProxy({ resolved: () => settings.resolved(), identity: deviceIdentity, version: config.version, logger });
   if (startWorkers) agentSource.start();
-  const gatewayHost = startGatewayHost({ supervisor, config, paths, logger, startWorkers });
+  const gatewayHost = startGatewayHost({ supervisor, config, paths, logger, startWorkers, settings, reconnect: () => agentSource.reconfigure() });
 
   const pool = createJobPool();
   let boundPort: number | null = null;

@@ -47,7 +47,7 @@ export class SseRegistry {
       Connection: 'keep-alive',
       'X-Accel-Buffering': 'no',
     });
-    res.socket?.setNoDelay(true);
+    res.socket?.setNoDelay?.(true); // inject()'s socket has no setNoDelay
     const closeCbs: Array<() => void> = [];
     let closed = false;
     const stream: SseStream = {
@@ -73,7 +73,9 @@ export class SseRegistry {
       },
       onClose: (cb) => closeCbs.push(cb),
     };
-    req.raw.once('close', () => stream.close());
+    // The response's close, not the request's: a request that carried a body
+    // (a POST that streams) emits 'close' as soon as the body has been read.
+    res.once('close', () => stream.close());
     res.once('error', () => stream.close());
     this.streams.add(stream);
     this.startTimer();

@@ -1,15 +1,187 @@
-// GET /api/system/self-version: the running build's version. With `local=1`
-// (what the launcher asks) no upstream probe is made. The upstream release
-// probe and self-update belong to the gateway/host issue; until then
-// `latest` is null and `checked` says no probe was made.
-import type { FastifyInstance } from 'fastify';
+// Spec "System (host and gateway)": status, install-gateway, gateway
+// lifecycle, approve-device, models, self-version and self-update. The work
+// happens in the gateway-host worker; these routes validate, call it and
+// turn its frames into SSE (`data: <json>` + blank line, type
+// progress|output|error|complete).
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { z } from 'zod';
+import { compareVersions } from '../../shared/launcher/version.ts';
+import { readGatewayConfig } from '../../shared/settings/index.ts';
 import type { AppDeps } from '../deps.ts';
+import type { OpFrame, StreamingOp } from '../gateway-host-service.ts';
+import type { SseStream } from '../sse.ts';
+import { HttpError } from '../http-error.ts';
+import { objectBody, parseOr400 } from '../validate.ts';
 
-export function systemRoutes(app: FastifyInstance, { config }: AppDeps): void {
-  app.get('/api/system/self-version', async () => ({
-    current: config.version,
-    latest: null,
-    updateAvailable: false,
-    checked: false,
-  }));
+const BODY_REQUIRED = 'JSON body required';
+const Action = z.object({ action: z.enum(['start', 'stop', 'restart', 'status']) });
+const ACTION_MESSAGE = "action must be 'start', 'stop', 'restart', or 'status'";
+const SelfVersionQuery = z.object({ local: z.string().optional().catch(undefined) });
+/** A registry answer is kept this long: the dashboard asks on every page load. */
+const LATEST_CACHE_MS = 10 * 60_000;
+
+// models.list as OpenClaw 2026.9 answers it; unknown fields pass, wrong-typed optional ones read as null.
+const GatewayModels = z.object({
+  models: z.array(
+    z.object({
+      id: z.string(),
+      provider: z.string(),
+      name: z.string().optional().catch(undefined),
+      contextWindow: z.number().optional().catch(undefined),
+      reasoning: z.boolean().optional().catch(undefined),
+      available: z.boolean().optional().catch(undefined),
+    }),
+  ),
+});
+const ConfigModels = z.object({
+  models: z.object({
+    providers: z.record(z.string(), z.object({
+      models: z.array(z.object({
+        id: z.string(),
+        name: z.string().optional().catch(undefined),
+        contextWindow: z.number().optional().catch(undefined),
+        reasoning: z.boolean().optional().catch(undefined),
+      })).catch([]),
+    }).catch({ models: [] })).catch({}),
+  }).catch({ providers: {} }),
+  agents: z.object({
+    defaults: z.object({ model: z.union([z.string(), z.object({ primary: z.string() })]).optional().catch(undefined) }).catch({}),
+  }).catch({ defaults: {} }),
+}).catch({ models: { providers: {} }, agents: { defaults: {} } });
+
+interface ModelEntry {
+  ref: string;
+  id: string;
+  name: string;
+  provider: string;
+  contextWindow: number | null;
+  reasoning: boolean | null;
+  available: boolean | null;
+}
+
+const entry = (m: { id: string; provider: string; name?: string; contextWindow?: number; reasoning?: boolean; available?: boolean }): ModelEntry => ({
+  ref: `${m.provider}/${m.id}`,
+  id: m.id,
+  name: m.name ?? m.id,
+  provider: m.provider,
+  contextWindow: m.contextWindow ?? null,
+  reasoning: m.reasoning ?? null,
+  available: m.available ?? null,
+});
+
+
+export function systemRoutes(app: FastifyInstance, deps: AppDeps): void {
+  const { config, gatewayHost: host, logger, redactor } = deps;
+  const failure = (message: string) => new HttpError(500, message);
+
+  /** Opens the SSE stream and runs the operation into it; the client leaving aborts (an install dies with it). */
+  async function stream(req: FastifyRequest, reply: FastifyReply, op: StreamingOp, opts: { restart?: boolean } = {}) {
+    let sse: SseStream;
+    try {
+      sse = deps.sse.open(req, reply, { connectedComment: false });
+    } catch (err) {
+      // The reply is already taken over, so the error handler cannot answer: end it here rather than hang the client.
+      logger.error({ err, op }, 'could not open the event stream');
+      if (!reply.raw.headersSent) reply.raw.writeHead(500, { 'content-type': 'application/json; charset=utf-8' });
+      reply.raw.end(JSON.stringify({ error: 'could not open the event stream' }));
+      return;
+    }
+    const ac = new AbortController();
+    let finished = false;
+    sse.onClose(() => {
+      if (!finished) ac.abort();
+    });
+    const send = (f: OpFrame) => sse.write(`data: ${JSON.stringify(redactor.deep(f))}\n\n`);
+    try {
+      await host.run(op, send, { signal: ac.signal, restart: opts.restart });
+    } catch (err) {
+      logger.error({ err, op }, 'gateway-host operation failed');
+      send({ type: 'error', code: 'INTERNAL', message: err instanceof Error ? err.message : String(err) });
+    } finally {
+      finished = true;
+      sse.close();
+    }
+  }
+
+  app.get('/api/system/status', async () => {
+    const r = await host.request('status', {}, { timeoutMs: 15_000 });
+    if (!r.ok) throw failure(r.error.message);
+    if (r.result.gateway.running && r.result.gatewayCli.envExists) {
+      try {
+        if (host.syncToken()) deps.onGatewaySettingsChanged();
+      } catch (err) {
+        // The status itself is still right; the sync runs again on the next call.
+        logger.warn({ err }, 'gateway token sync failed');
+      }
+    }
+    return r.result;
+  });
+
+  app.post('/api/system/install-gateway', (req, reply) => stream(req, reply, 'install'));
+
+  app.post('/api/system/gateway', { config: { badJsonMessage: BODY_REQUIRED } }, async (req, reply) => {
+    const { action } = parseOr400(Action, objectBody(req.body, BODY_REQUIRED), ACTION_MESSAGE);
+    if (action === 'start' || action === 'restart') return stream(req, reply, action);
+    if (action === 'stop') {
+      const r = await host.request('stop', {}, { timeoutMs: 15_000 });
+      if (!r.ok) throw failure(r.error.message);
+      return r.result;
+    }
+    const r = await host.request('lifecycleStatus', {}, { timeoutMs: 10_000 });
+    if (!r.ok) throw failure(r.error.message);
+    const { running, pid, port, uptimeMs } = r.result;
+    return { running, pid, port, uptimeMs };
+  });
+
+  app.post('/api/system/approve-device', async () => {
+    // Two CLI calls of about 3.3 s each, each bounded at 30 s in the worker.
+    const r = await host.request('approveDevice', {}, { timeoutMs: 70_000 });
+    if (!r.ok) throw failure(`Failed to run gateway CLI: ${r.error.message}`);
+    const a = r.result;
+    switch (a.outcome) {
+      case 'approved':
+        return { ok: true, requestId: a.requestId, output: redactor.text(a.output) };
+      case 'not-installed':
+        throw new HttpError(400, 'gateway CLI not installed');
+      case 'spawn-failed':
+        throw failure(`Failed to run gateway CLI: ${a.message}`);
+      case 'none-pending':
+        throw new HttpError(404, 'No pending device pairing requests found', { details: redactor.text(a.details) });
+      case 'approve-failed':
+        throw new HttpError(500, `Failed to approve device: ${a.message}`, { requestId: a.requestId });
+    }
+  });
+
+  app.get('/api/system/models', async () => {
+    const parsedConfig = ConfigModels.parse(readGatewayConfig(config.gatewayStateDir).config ?? {});
+    const model = parsedConfig.agents.defaults.model;
+    const defaultModel = typeof model === 'string' ? model : (model?.primary ?? null);
+    try {
+      const live = GatewayModels.safeParse(await deps.gateway.call('models.list', {}, { timeoutMs: 5000, waitMs: 1000 }));
+      if (live.success) return { source: 'gateway', defaultModel, models: live.data.models.map(entry) };
+      logger.warn('models.list answered in an unexpected shape; using the config file');
+    } catch (err) {
+      // Not connected (or the gateway refused): the configured models are the next best answer.
+      logger.debug({ err }, 'models.list unavailable; using the config file');
+    }
+    const models = Object.entries(parsedConfig.models.providers).flatMap(([provider, p]) =>
+      p.models.map((m) => entry({ ...m, provider })),
+    );
+    return { source: 'config', defaultModel, models };
+  });
+
+  let latestCache: { at: number; latest: string } | null = null;
+  app.get('/api/system/self-version', async (req) => {
+    const { local } = parseOr400(SelfVersionQuery, req.query ?? {});
+    const current = config.version;
+    if (local === '1' || config.updateRegistry === null) return { current, latest: null, updateAvailable: false, checked: false };
+    if (!latestCache || Date.now() - latestCache.at > LATEST_CACHE_MS) {
+      const r = await host.request('latestVersion', {}, { timeoutMs: 5000 });
+      latestCache = r.ok && r.result.latest !== null ? { at: Date.now(), latest: r.result.latest } : null;
+    }
+    const latest = latestCache?.latest ?? null;
+    return { current, latest, updateAvailable: latest !== null && (compareVersions(latest, current) ?? 0) > 0, checked: latest !== null };
+  });
+
+  app.post('/api/system/self-update', (req, reply) => stream(req, reply, 'selfUpdate', { restart: true }));
 }

@@ -1,12 +1,15 @@
 // End to end against a REAL OpenClaw gateway (openclaw@2026.9.6 on Node 24,
 // installed once into $HOME/.cache/svc-test) whose only model provider is the
 // fake one in test/helpers/fake-model.ts. One gateway for the whole file: the
-// slow part (install on first use, ~20 s start) is paid once.
+// slow part (install on first use, ~10-25 s start) is paid once, and the
+// gateway is the one svc starts through POST /api/system/gateway.
 //
 // svc runs as a child process on a real socket with OPENCLAW_STATE_DIR set to
 // the gateway's state directory and no gateway settings of its own: it finds
 // the URL and token the way a user's installation does, from openclaw.json
 // (gateway.port, gateway.auth.token = ${OPENCLAW_GATEWAY_TOKEN}) and .env.
+// The tests run in order: start, then everything that needs a running
+// gateway, then pairing, restart and stop.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
@@ -17,10 +20,9 @@ import { loadOrCreateDeviceIdentity } from '../../shared/gateway/device-identity
 import { startFakeModel, type FakeModel } from '../helpers/fake-model.ts';
 import { gatewayConfigScenario } from './gateway/config-scenario.ts';
 import { execScenario } from './gateway/exec-scenario.ts';
-import {
-  ensureGatewayInstalled, gatewayEnv, prepareGatewayState, startRealGateway, waitForConnect,
-  type StartedGateway,
-} from '../helpers/real-gateway.ts';
+import { existsSync, readFileSync } from 'node:fs';
+import { ensureGatewayInstalled, gatewayEnv, killGroup, prepareGatewayState } from '../helpers/real-gateway.ts';
+import { approveDeviceScenario, restartThroughSvc, startThroughSvc, stopThroughSvc } from './gateway/lifecycle-scenario.ts';
 import { freePort, removeHome, startServer, tempHome, type RunningServer } from '../helpers/server.ts';
 
 const SETUP_TIMEOUT_MS = 20 * 60_000;
@@ -30,9 +32,8 @@ let home: string;
 let stateDir: string;
 let gwPort: number;
 let token: string;
-let gw: StartedGateway | null = null;
 let svc: RunningServer;
-let direct: GatewaySession;
+let direct: GatewaySession | null = null;
 
 before(async () => {
   const install = await ensureGatewayInstalled();
@@ -42,19 +43,28 @@ before(async () => {
   gwPort = await freePort();
   token = `test-${randomBytes(12).toString('hex')}`;
   prepareGatewayState(stateDir, { port: gwPort, token, modelUrl: model.url });
-  gw = startRealGateway(install, stateDir, gwPort);
-  const probeIdentity = loadOrCreateDeviceIdentity(join(home, 'test-client', 'identity.json'));
-  await waitForConnect(`ws://127.0.0.1:${gwPort}`, token, probeIdentity);
-  direct = await connectGateway({ url: `ws://127.0.0.1:${gwPort}`, token, identity: probeIdentity, version: 'test' });
   svc = await startServer({ home, env: gatewayEnv(install, stateDir) });
 }, { timeout: SETUP_TIMEOUT_MS });
 
 after(async () => {
   await direct?.close();
   await svc?.stop();
-  await gw?.stop();
+  // A gateway a failed test left running is stopped by its process group.
+  const pidFile = join(home, 'gateway.pid');
+  if (existsSync(pidFile)) await killGroup((JSON.parse(readFileSync(pidFile, 'utf8')) as { pid: number }).pid);
   await model?.close();
   if (home) removeHome(home);
+});
+
+const gatewayUrl = () => `ws://127.0.0.1:${gwPort}`;
+const testIdentity = () => loadOrCreateDeviceIdentity(join(home, 'test-client', 'identity.json'));
+
+void test('Gateway process: svc starts the gateway (frames in order, ready when a connect succeeds), status shows it, a second start is "already running"', async () => {
+  const running = await startThroughSvc(svc.base);
+  assert.equal(running.port, gwPort);
+  // Ready means a connect succeeds, at once, without retrying.
+  direct = await connectGateway({ url: gatewayUrl(), token, identity: testIdentity(), version: 'test', connectTimeoutMs: 5000 });
+  assert.equal((direct.hello.server as { version?: string }).version, '2026.9.6');
 });
 
 /** A browser-like client of the proxy: every frame it receives is kept. */
@@ -167,7 +177,11 @@ void test('Settings and health: gatewayReachable is ok once svc\'s own connectio
   assert.ok(!JSON.stringify(r).includes(token));
 });
 
-const scenarioContext = () => ({ svcBase: svc.base, gatewayStateDir: stateDir, call: (method: string, params?: unknown) => direct.request(method, params ?? {}) });
+const call = (method: string, params?: unknown) => {
+  if (!direct) throw new Error('no direct gateway session (did the start test fail?)');
+  return direct.request(method, params ?? {});
+};
+const scenarioContext = () => ({ svcBase: svc.base, gatewayStateDir: stateDir, call });
 
 void test('System: PATCH gateway-config lands in openclaw.json and the running gateway picks it up (agents.entries, defaults)', async () => {
   await gatewayConfigScenario(scenarioContext());
@@ -177,7 +191,25 @@ void test('Exec settings and standing exec grants against the real gateway: read
   await execScenario(scenarioContext());
 });
 
-void test('Gateway client: a direct session lists agents (the fixture itself works)', async () => {
-  const agents = (await direct.request('agents.list', {})) as { agents: Array<{ id: string }> };
-  assert.ok(agents.agents.some((a) => a.id === 'main'));
+void test('Authentication 9: a connect through the proxy that carries an Origin is NOT_PAIRED until approve-device approves svc\'s device; then it connects', async () => {
+  const connectWithOrigin = async (): Promise<{ ok: true } | { ok: false; code: string }> => {
+    const p = await openProxy({ origin: svc.base });
+    p.send(browserConnect('cp'));
+    const r = await p.res('cp');
+    p.ws.close();
+    await p.closed;
+    if (r.ok === true) return { ok: true };
+    return { ok: false, code: String((r.error as { code?: unknown } | undefined)?.code) };
+  };
+  await approveDeviceScenario(svc.base, connectWithOrigin);
+});
+
+void test('Gateway process: restart (stopping, then a new process that accepts connects), then stop (status not running, gateway.pid gone)', async () => {
+  await direct?.close();
+  direct = null;
+  await restartThroughSvc(svc.base);
+  const s = await connectGateway({ url: gatewayUrl(), token, identity: testIdentity(), version: 'test', connectTimeoutMs: 5000 });
+  await s.close();
+  await stopThroughSvc(svc.base, { pidFile: join(home, 'gateway.pid') });
+  await assert.rejects(connectGateway({ url: gatewayUrl(), token, identity: testIdentity(), version: 'test', connectTimeoutMs: 2000 }), /not reachable|timed out|closed/);
 });

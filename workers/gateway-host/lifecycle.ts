@@ -1,0 +1,236 @@
+// The gateway process (spec "Gateway process"): start, stop, restart and
+// status of the gateway svc launches. The child is detached (its own process
+// group) and writes straight into gateway.log, so it outlives the route's
+// client and svc itself; its PID file says which process svc manages. A
+// launch already in flight (alive, not yet bound) is joined, never doubled.
+import { mkdirSync, openSync, closeSync, writeSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { execa, type Options } from 'execa';
+import { childEnv } from '../../shared/config.ts';
+import { isAlive } from '../../shared/launcher/stop.ts';
+import { pidFromPort } from '../../shared/launcher/pid-from-port.ts';
+import type { LifecycleStatus, StopResult } from '../../shared/channels/gateway-host.ts';
+import { fileSize, tailLog } from './log-tail.ts';
+import { liveRecord, removePidFile, writePidFile } from './pid-file.ts';
+import { IS_WINDOWS, platformSpawnOptions } from './proc.ts';
+
+export const DEFAULT_GATEWAY_PORT = 18789;
+const EXIT_WATCH_MS = 100;
+
+export interface OpEmitter {
+  progress(step: string, message: string): void;
+  output(line: string): void;
+  error(code: string, message: string): void;
+  complete(fields: { pid?: number; port?: number; message?: string; version?: string }): void;
+}
+
+export interface LifecycleDeps {
+  pidFile: string;
+  logFile: string;
+  /** The gateway's state directory: its cwd and OPENCLAW_STATE_DIR. */
+  stateDir: string;
+  /** The gateway CLI to run, null when not installed. */
+  cli: () => string | null;
+  /** gateway.port from openclaw.json, null when absent. */
+  configuredPort: () => number | null;
+  /** Something listens on the port. */
+  reachable: (port: number) => Promise<boolean>;
+  /** The gateway answers a connect (not just the port): readiness. */
+  ready: (port: number) => Promise<boolean>;
+  pollCount: number;
+  pollIntervalMs: number;
+  stopGraceMs: number;
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+export function createLifecycle(deps: LifecycleDeps) {
+  /** Exit of children spawned by this worker (isAlive cannot tell an unreaped child from a live one). */
+  const exits = new Map<number, { code: number | null }>();
+  let spawnLock: Promise<unknown> = Promise.resolve();
+
+  const gone = (pid: number) => exits.has(pid) || !isAlive(pid);
+  const portNow = () => liveRecord(deps.pidFile, (p) => !gone(p))?.port ?? deps.configuredPort() ?? DEFAULT_GATEWAY_PORT;
+
+  async function status(): Promise<LifecycleStatus> {
+    const rec = liveRecord(deps.pidFile, (p) => !gone(p));
+    const port = rec?.port ?? deps.configuredPort() ?? DEFAULT_GATEWAY_PORT;
+    const reachable = await deps.reachable(port);
+    return {
+      running: rec !== null || reachable,
+      port,
+      pid: rec?.pid ?? null,
+      managedByService: rec !== null,
+      uptimeMs: rec ? Math.max(0, Date.now() - rec.startedAt) : null,
+    };
+  }
+
+  function spawnGateway(cli: string, port: number, emit: OpEmitter): number | null {
+    mkdirSync(dirname(deps.logFile), { recursive: true, mode: 0o700 });
+    const fd = openSync(deps.logFile, 'a', 0o600);
+    try {
+      writeSync(fd, `--- svc: starting gateway on port ${port} at ${new Date().toISOString()} ---\n`);
+      // The log file's descriptor goes straight to spawn (execa passes a
+      // single integer through natively; its types only list 3-9): no pipe
+      // through svc, so the gateway keeps its stdout when svc exits.
+      const logFd = fd as 3;
+      const options = {
+        ...platformSpawnOptions,
+        // svc's own environment plus the state dir, so svc and the gateway agree on files.
+        env: childEnv({ OPENCLAW_STATE_DIR: deps.stateDir }),
+        extendEnv: false,
+        cwd: deps.stateDir,
+        detached: true,
+        cleanup: false,
+        stdin: 'ignore',
+        stdout: logFd,
+        stderr: logFd,
+        reject: false,
+        buffer: false,
+      } satisfies Options;
+      const child = execa(cli, ['gateway', 'run', '--port', String(port), '--bind', 'loopback'], options);
+      const pid = child.pid;
+      if (pid === undefined) {
+        // No pid: the spawn failed; execa reports why on the promise.
+        void child.then((r) => emit.error('SPAWN_ERROR', `Failed to start gateway: ${r.originalMessage ?? r.shortMessage ?? 'spawn failed'}`));
+        return null;
+      }
+      void child.then((r) => exits.set(pid, { code: r.exitCode ?? null }));
+      child.unref();
+      writePidFile(deps.pidFile, { pid, port, startedAt: Date.now() });
+      return pid;
+    } finally {
+      // The child holds its own copy of the descriptor.
+      closeSync(fd);
+    }
+  }
+
+  type Outcome = { type: 'complete'; pid: number; port: number } | { type: 'error'; code: string; message: string };
+
+  /** Polls until the gateway answers, the process dies, or the polls run out. */
+  async function waitReady(pid: number, port: number, emit: OpEmitter): Promise<Outcome> {
+    for (let n = 1; n <= deps.pollCount; n++) {
+      emit.progress('waiting', `Waiting for gateway... (${n}/${deps.pollCount})`);
+      if (gone(pid)) {
+        removePidFile(deps.pidFile);
+        const code = exits.get(pid)?.code;
+        const how = code !== undefined && code !== null ? ` with code ${code}` : '';
+        return { type: 'error', code: 'SPAWN_ERROR', message: `Gateway exited${how} before it was ready` };
+      }
+      const t0 = Date.now();
+      if (await deps.ready(port)) return { type: 'complete', pid, port };
+      await sleep(Math.max(0, deps.pollIntervalMs - (Date.now() - t0)));
+    }
+    const seconds = Math.round((deps.pollCount * deps.pollIntervalMs) / 1000);
+    return { type: 'error', code: 'TIMEOUT', message: `Gateway did not become ready within ${seconds} s` };
+  }
+
+  async function start(emit: OpEmitter): Promise<void> {
+    // Only the decision (join, already running, spawn) is serialised: two
+    // starts at once must not spawn two gateways.
+    const decided = spawnLock.then(async (): Promise<{ pid: number; port: number; offset: number } | null> => {
+      const rec = liveRecord(deps.pidFile, (p) => !gone(p));
+      const port = rec?.port ?? deps.configuredPort() ?? DEFAULT_GATEWAY_PORT;
+      if (await deps.reachable(port)) {
+        emit.complete({ port, message: 'Gateway already running' });
+        return null;
+      }
+      const offset = fileSize(deps.logFile);
+      if (rec) {
+        emit.progress('starting', `Joining gateway launch (pid ${rec.pid}, port ${port})`);
+        return { pid: rec.pid, port, offset };
+      }
+      const cli = deps.cli();
+      if (!cli) {
+        emit.error('NOT_INSTALLED', 'gateway CLI not installed');
+        return null;
+      }
+      emit.progress('starting', `Starting gateway on port ${port}`);
+      let pid: number | null;
+      try {
+        pid = spawnGateway(cli, port, emit);
+      } catch (err) {
+        emit.error('SPAWN_THROW', `Failed to start gateway: ${err instanceof Error ? err.message : String(err)}`);
+        return null;
+      }
+      return pid === null ? null : { pid, port, offset };
+    });
+    spawnLock = decided.catch(() => undefined);
+    const launch = await decided;
+    if (!launch) return;
+    const tail = tailLog(deps.logFile, launch.offset, (line) => emit.output(line));
+    let outcome: Outcome;
+    try {
+      outcome = await waitReady(launch.pid, launch.port, emit);
+    } finally {
+      // The last lines go out before the last frame.
+      tail.stop();
+    }
+    if (outcome.type === 'complete') emit.complete({ pid: outcome.pid, port: outcome.port });
+    else emit.error(outcome.code, outcome.message);
+  }
+
+  function signal(target: number, sig: NodeJS.Signals | 0): boolean {
+    try {
+      process.kill(target, sig);
+      return true;
+    } catch (err) {
+      // ESRCH: already gone, which is the goal; EPERM: not ours to stop.
+      const code = (err as NodeJS.ErrnoException).code;
+      if (code !== 'ESRCH' && code !== 'EPERM') throw err;
+      return false;
+    }
+  }
+
+  /** A process group still has members (POSIX); on Windows only the pid counts. */
+  const groupAlive = (pid: number) => !IS_WINDOWS && signal(-pid, 0);
+
+  async function waitGone(pids: number[], withinMs: number): Promise<boolean> {
+    const deadline = Date.now() + withinMs;
+    while (pids.some((p) => !gone(p))) {
+      if (Date.now() >= deadline) return false;
+      await sleep(EXIT_WATCH_MS);
+    }
+    return true;
+  }
+
+  /** SIGTERM, then SIGKILL after the grace to whatever is left (the group when `group`). */
+  async function terminate(pids: number[], group: boolean): Promise<void> {
+    for (const pid of pids) if (!(group && !IS_WINDOWS && signal(-pid, 'SIGTERM'))) signal(pid, 'SIGTERM');
+    if (await waitGone(pids, deps.stopGraceMs) && !(group && pids.some(groupAlive))) return;
+    for (const pid of pids) {
+      if (group && !IS_WINDOWS) signal(-pid, 'SIGKILL');
+      signal(pid, 'SIGKILL');
+    }
+    await waitGone(pids, 2000);
+  }
+
+  async function stop(): Promise<StopResult> {
+    const rec = liveRecord(deps.pidFile, (p) => !gone(p));
+    if (rec) {
+      await terminate([rec.pid], true);
+      removePidFile(deps.pidFile);
+      return { ok: true, stopped: true };
+    }
+    // Not launched by svc but listening on the gateway's port: the spec counts it as running.
+    const port = deps.configuredPort() ?? DEFAULT_GATEWAY_PORT;
+    if (await deps.reachable(port)) {
+      const owner = pidFromPort(port);
+      const pids = owner.kind === 'found' ? owner.pids.filter((p) => p !== process.pid) : [];
+      if (pids.length > 0) {
+        await terminate(pids, false);
+        return { ok: true, stopped: true };
+      }
+    }
+    return { ok: false, message: 'No gateway process found' };
+  }
+
+  async function restart(emit: OpEmitter): Promise<void> {
+    emit.progress('stopping', 'Stopping gateway...');
+    await stop();
+    await start(emit);
+  }
+
+  return { status, start, stop, restart, port: portNow };
+}
+export type Lifecycle = ReturnType<typeof createLifecycle>;

@@ -1,0 +1,137 @@
+// The gateway-host worker: the gateway process, the gateway CLI and global
+// installs, behind the gateway-host channel. Operations that stream (start,
+// restart, install, self-update) emit frames tagged with the caller's
+// operation id and answer their request when they end.
+import { parentPort, workerData } from 'node:worker_threads';
+import {
+  GatewayHostWorkerData, gatewayHostContract, type OpDone, type OpKind,
+} from '../../shared/channels/gateway-host.ts';
+import { serveChannel } from '../../shared/channels/server.ts';
+import { loadOrCreateDeviceIdentity, type DeviceIdentity } from '../../shared/gateway/device-identity.ts';
+import { gatewayAuthFromConfig, readGatewayConfig } from '../../shared/settings/index.ts';
+import { approveDevice } from './approve-device.ts';
+import { createCliDetector } from './cli.ts';
+import { runGlobalInstall } from './install.ts';
+import { createLifecycle, type OpEmitter } from './lifecycle.ts';
+import { liveRecord } from './pid-file.ts';
+import { createReadiness, reachable } from './readiness.ts';
+import { latestVersion, restartSvc, updateSpec } from './self-update.ts';
+
+if (!parentPort) throw new Error('gateway-host worker must run in a worker thread');
+const port = parentPort;
+const data = GatewayHostWorkerData.parse(workerData);
+
+let identity: DeviceIdentity | null = null;
+const cli = createCliDetector({ cliOverride: data.gatewayCli, stateDir: data.gatewayStateDir });
+const lifecycle = createLifecycle({
+  pidFile: data.gatewayPidFile,
+  logFile: data.gatewayLogFile,
+  stateDir: data.gatewayStateDir,
+  cli: () => cli.resolve(),
+  configuredPort: () => gatewayAuthFromConfig(readGatewayConfig(data.gatewayStateDir).config).port,
+  reachable,
+  ready: createReadiness({
+    stateDir: data.gatewayStateDir,
+    settingsFile: data.settingsFile,
+    identity: () => (identity ??= loadOrCreateDeviceIdentity(data.deviceIdentityFile)),
+    version: data.version,
+  }),
+  pollCount: data.pollCount,
+  pollIntervalMs: data.pollIntervalMs,
+  stopGraceMs: data.stopGraceMs,
+});
+
+interface Op {
+  kind: OpKind;
+  /** False once the route's client went away: progress and output are no longer sent. */
+  streaming: boolean;
+  abort: AbortController;
+}
+const ops = new Map<string, Op>();
+
+function emitterFor(opId: string, op: Op): OpEmitter & { outcome(): OpDone['outcome'] } {
+  let outcome: OpDone['outcome'] = 'error';
+  return {
+    progress: (step, message) => void (op.streaming && server.emit('progress', { opId, step, message })),
+    output: (line) => void (op.streaming && server.emit('output', { opId, line })),
+    // error and complete always go out: the supervisor acts on them even with no client.
+    error: (code, message) => server.emit('error', { opId, code, message }),
+    complete: (fields) => {
+      outcome = 'complete';
+      server.emit('complete', { opId, success: true, ...fields });
+    },
+    outcome: () => outcome,
+  };
+}
+
+/** Runs an operation to its end; any throw becomes an INTERNAL error frame. */
+async function runOp(opId: string, kind: OpKind, body: (emit: OpEmitter, signal: AbortSignal) => Promise<unknown>): Promise<OpDone> {
+  const op: Op = { kind, streaming: true, abort: new AbortController() };
+  ops.set(opId, op);
+  const emit = emitterFor(opId, op);
+  try {
+    await body(emit, op.abort.signal);
+  } catch (err) {
+    emit.error('INTERNAL', err instanceof Error ? err.message : String(err));
+  } finally {
+    ops.delete(opId);
+  }
+  return { outcome: emit.outcome() };
+}
+
+/** The CLI's environment: svc's plus the state dir, and the port of a gateway svc manages. */
+function cliEnv(): Record<string, string | undefined> {
+  const rec = liveRecord(data.gatewayPidFile);
+  return { OPENCLAW_STATE_DIR: data.gatewayStateDir, ...(rec ? { OPENCLAW_GATEWAY_PORT: String(rec.port) } : {}) };
+}
+
+async function installedVersion(): Promise<string> {
+  cli.invalidate();
+  return (await cli.detect({ refresh: true })).version ?? 'unknown';
+}
+
+const server = serveChannel(gatewayHostContract, port, {
+  status: async () => {
+    const [node, gatewayCli, gateway] = await Promise.all([cli.node(), cli.detect(), lifecycle.status()]);
+    return { node, gatewayCli, gateway };
+  },
+  detectCli: ({ refresh }) => cli.detect({ refresh }),
+  lifecycleStatus: () => lifecycle.status(),
+  start: ({ opId }) => runOp(opId, 'start', (emit) => lifecycle.start(emit)),
+  restart: ({ opId }) => runOp(opId, 'restart', (emit) => lifecycle.restart(emit)),
+  stop: () => lifecycle.stop(),
+  install: ({ opId }) =>
+    runOp(opId, 'install', (emit, signal) =>
+      runGlobalInstall({ spec: data.gatewayPackage, emit, signal, versionAfter: installedVersion }),
+    ),
+  selfUpdate: ({ opId, restart }) =>
+    runOp(opId, 'self-update', async (emit, signal) => {
+      const outcome = await runGlobalInstall({
+        spec: updateSpec(data.updatePackage),
+        emit,
+        signal,
+        versionAfter: async () => (await latestVersion(data.updateRegistry, data.updatePackage)) ?? 'unknown',
+      });
+      // After the complete frame: the launcher stops this server, so nothing may follow it.
+      if (outcome === 'complete' && restart) {
+        void restartSvc(data.packageRoot).then((r) => {
+          if (!r.ok) console.error(`svc self-update: restart not started: ${r.detail}`);
+        });
+      }
+    }),
+  latestVersion: async () => ({ latest: await latestVersion(data.updateRegistry, data.updatePackage) }),
+  approveDevice: () => approveDevice({ cli: cli.resolve(), env: cliEnv(), cwd: undefined }),
+  cancel: ({ opId }) => {
+    const op = ops.get(opId);
+    if (!op) return { cancelled: false };
+    op.streaming = false;
+    // An install dies with its client (spec); a gateway launch outlives it.
+    if (op.kind === 'install' || op.kind === 'self-update') op.abort.abort();
+    return { cancelled: true };
+  },
+  stopWorker: () => {
+    for (const op of ops.values()) if (op.kind === 'install' || op.kind === 'self-update') op.abort.abort();
+    setImmediate(() => process.exit(0));
+    return {};
+  },
+});
