@@ -4,7 +4,7 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['dist/**', 'ui/dist/**', 'node_modules/**', 'eslint.config.js'] },
+  { ignores: ['dist/**', 'ui/dist/**', 'node_modules/**', 'scratch/**', 'eslint.config.js'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
