@@ -11,7 +11,8 @@
 import WebSocket from 'ws';
 import { buildConnectParams, svcClientInfo, type ClientInfo } from './connect-params.ts';
 import type { DeviceIdentity } from './device-identity.ts';
-import { ChallengePayload, GatewayError, parseInbound, type EventFrame } from './frames.ts';
+import { createEventHandlers, type EventHandler } from './event-handlers.ts';
+import { ChallengePayload, GatewayError, parseInbound } from './frames.ts';
 
 export interface ConnectOptions {
   url: string;
@@ -36,7 +37,7 @@ export interface RequestOptions {
   signal?: AbortSignal;
 }
 
-export type EventHandler = (frame: EventFrame) => void;
+export type { EventHandler };
 
 export interface GatewaySession {
   /** The `hello-ok` payload. */
@@ -146,7 +147,7 @@ function tickIntervalOf(hello: Record<string, unknown>): number | null {
 function createSession(ws: WebSocket, hello: Record<string, unknown>, requestTimeoutMs: number): GatewaySession {
   let nextId = 1;
   const pending = new Map<string, Pending>();
-  const handlers = new Map<string, Set<EventHandler>>();
+  const events = createEventHandlers();
   const closeHandlers: Array<(code: number, reason: string) => void> = [];
   let closed = false;
   const closedPromise = new Promise<void>((r) => ws.once('close', () => r()));
@@ -163,18 +164,12 @@ function createSession(ws: WebSocket, hello: Record<string, unknown>, requestTim
   };
   armWatchdog();
 
-  const emit = (frame: EventFrame) => {
-    for (const key of [frame.event, '*']) {
-      for (const h of handlers.get(key) ?? []) h(frame);
-    }
-  };
-
   ws.on('message', (data, isBinary) => {
     armWatchdog();
     if (isBinary) return;
     const frame = parseInbound(data.toString());
     if (!frame) return;
-    if (frame.type === 'event') return emit(frame);
+    if (frame.type === 'event') return events.emit(frame);
     const p = pending.get(frame.id);
     if (!p) return;
     pending.delete(frame.id);
@@ -230,12 +225,7 @@ function createSession(ws: WebSocket, hello: Record<string, unknown>, requestTim
         ws.send(JSON.stringify({ type: 'req', id, method, params }));
       });
     },
-    on(event, handler) {
-      let set = handlers.get(event);
-      if (!set) handlers.set(event, (set = new Set()));
-      set.add(handler);
-      return () => void set.delete(handler);
-    },
+    on: events.on,
     onClose(handler) {
       if (closed) handler(1006, 'already closed');
       else closeHandlers.push(handler);

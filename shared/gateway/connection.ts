@@ -5,7 +5,8 @@
 // "agent source": the team-chat orchestrator sends through it, health reports
 // its state, and the exec-policy routes call the gateway through it.
 import type { Logger } from '../log.ts';
-import { connectGateway, type ConnectOptions, type EventHandler, type GatewaySession, type RequestOptions } from './client.ts';
+import { connectGateway, type ConnectOptions, type GatewaySession, type RequestOptions } from './client.ts';
+import { createEventHandlers, type EventHandler } from './event-handlers.ts';
 import { GatewayError, type GatewayErrorShape } from './frames.ts';
 
 export type ConnectionState = 'idle' | 'connecting' | 'connected' | 'backoff' | 'stopped';
@@ -52,7 +53,7 @@ export function createGatewayConnection(opts: ConnectionOptions): GatewayConnect
   const base = opts.baseBackoffMs ?? 500;
   const max = opts.maxBackoffMs ?? 30_000;
   const log = opts.logger;
-  const handlers = new Map<string, Set<EventHandler>>();
+  const events = createEventHandlers();
   const statusHandlers: Array<(s: ConnectionStatus) => void> = [];
   const waiters = new Set<() => void>();
   let current: GatewaySession | null = null;
@@ -101,9 +102,7 @@ export function createGatewayConnection(opts: ConnectionOptions): GatewayConnect
       const server = (s.hello.server as { version?: unknown } | undefined)?.version;
       publish({ state: 'connected', connectedAt: Date.now(), lastError: null, failures: 0, serverVersion: typeof server === 'string' ? server : null });
       log.info({ url: target.url }, 'gateway connected');
-      s.on('*', (frame) => {
-        for (const key of [frame.event, '*']) for (const h of handlers.get(key) ?? []) h(frame);
-      });
+      s.on('*', events.emit);
       s.onClose((code) => {
         if (current !== s) return;
         current = null;
@@ -186,12 +185,7 @@ export function createGatewayConnection(opts: ConnectionOptions): GatewayConnect
       }
       return s.request(method, params, ropts);
     },
-    on(event, handler) {
-      let set = handlers.get(event);
-      if (!set) handlers.set(event, (set = new Set()));
-      set.add(handler);
-      return () => void set.delete(handler);
-    },
+    on: events.on,
     onStatus(handler) {
       statusHandlers.push(handler);
     },

@@ -6,7 +6,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { compareVersions } from '../../shared/launcher/version.ts';
-import { readGatewayConfig } from '../../shared/settings/index.ts';
+import { listModels } from '../../shared/gateway/models.ts';
 import type { AppDeps } from '../deps.ts';
 import type { OpFrame, StreamingOp } from '../gateway-host-service.ts';
 import type { SseStream } from '../sse.ts';
@@ -19,56 +19,6 @@ const ACTION_MESSAGE = "action must be 'start', 'stop', 'restart', or 'status'";
 const SelfVersionQuery = z.object({ local: z.string().optional().catch(undefined) });
 /** A registry answer is kept this long: the dashboard asks on every page load. */
 const LATEST_CACHE_MS = 10 * 60_000;
-
-// models.list as OpenClaw 2026.9 answers it; unknown fields pass, wrong-typed optional ones read as null.
-const GatewayModels = z.object({
-  models: z.array(
-    z.object({
-      id: z.string(),
-      provider: z.string(),
-      name: z.string().optional().catch(undefined),
-      contextWindow: z.number().optional().catch(undefined),
-      reasoning: z.boolean().optional().catch(undefined),
-      available: z.boolean().optional().catch(undefined),
-    }),
-  ),
-});
-const ConfigModels = z.object({
-  models: z.object({
-    providers: z.record(z.string(), z.object({
-      models: z.array(z.object({
-        id: z.string(),
-        name: z.string().optional().catch(undefined),
-        contextWindow: z.number().optional().catch(undefined),
-        reasoning: z.boolean().optional().catch(undefined),
-      })).catch([]),
-    }).catch({ models: [] })).catch({}),
-  }).catch({ providers: {} }),
-  agents: z.object({
-    defaults: z.object({ model: z.union([z.string(), z.object({ primary: z.string() })]).optional().catch(undefined) }).catch({}),
-  }).catch({ defaults: {} }),
-}).catch({ models: { providers: {} }, agents: { defaults: {} } });
-
-interface ModelEntry {
-  ref: string;
-  id: string;
-  name: string;
-  provider: string;
-  contextWindow: number | null;
-  reasoning: boolean | null;
-  available: boolean | null;
-}
-
-const entry = (m: { id: string; provider: string; name?: string; contextWindow?: number; reasoning?: boolean; available?: boolean }): ModelEntry => ({
-  ref: `${m.provider}/${m.id}`,
-  id: m.id,
-  name: m.name ?? m.id,
-  provider: m.provider,
-  contextWindow: m.contextWindow ?? null,
-  reasoning: m.reasoning ?? null,
-  available: m.available ?? null,
-});
-
 
 export function systemRoutes(app: FastifyInstance, deps: AppDeps): void {
   const { config, gatewayHost: host, logger, redactor } = deps;
@@ -152,23 +102,9 @@ export function systemRoutes(app: FastifyInstance, deps: AppDeps): void {
     }
   });
 
-  app.get('/api/system/models', async () => {
-    const parsedConfig = ConfigModels.parse(readGatewayConfig(config.gatewayStateDir).config ?? {});
-    const model = parsedConfig.agents.defaults.model;
-    const defaultModel = typeof model === 'string' ? model : (model?.primary ?? null);
-    try {
-      const live = GatewayModels.safeParse(await deps.gateway.call('models.list', {}, { timeoutMs: 5000, waitMs: 1000 }));
-      if (live.success) return { source: 'gateway', defaultModel, models: live.data.models.map(entry) };
-      logger.warn('models.list answered in an unexpected shape; using the config file');
-    } catch (err) {
-      // Not connected (or the gateway refused): the configured models are the next best answer.
-      logger.debug({ err }, 'models.list unavailable; using the config file');
-    }
-    const models = Object.entries(parsedConfig.models.providers).flatMap(([provider, p]) =>
-      p.models.map((m) => entry({ ...m, provider })),
-    );
-    return { source: 'config', defaultModel, models };
-  });
+  app.get('/api/system/models', async () =>
+    listModels(config.gatewayStateDir, (method, params) => deps.gateway.call(method, params, { timeoutMs: 5000, waitMs: 1000 }), logger),
+  );
 
   let latestCache: { at: number; latest: string } | null = null;
   app.get('/api/system/self-version', async (req) => {
