@@ -13,7 +13,7 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
-import { join } from 'node:path';
+import { delimiter, join } from 'node:path';
 import WebSocket from 'ws';
 import { connectGateway, type GatewaySession } from '../../shared/gateway/client.ts';
 import { loadOrCreateDeviceIdentity } from '../../shared/gateway/device-identity.ts';
@@ -21,8 +21,8 @@ import { startFakeModel, type FakeModel } from '../helpers/fake-model.ts';
 import { gatewayConfigScenario } from './gateway/config-scenario.ts';
 import { execScenario } from './gateway/exec-scenario.ts';
 import { existsSync, readFileSync } from 'node:fs';
-import { ensureGatewayInstalled, gatewayEnv, killGroup, prepareGatewayState } from '../helpers/real-gateway.ts';
-import { approveDeviceScenario, restartThroughSvc, startThroughSvc, stopThroughSvc } from './gateway/lifecycle-scenario.ts';
+import { ensureGatewayInstalled, gatewayEnv, killGroup, OPENCLAW_VERSION, prepareGatewayState } from '../helpers/real-gateway.ts';
+import { approveDeviceScenario, postFrames, restartThroughSvc, startThroughSvc, stopThroughSvc } from './gateway/lifecycle-scenario.ts';
 import { freePort, removeHome, startServer, tempHome, type RunningServer } from '../helpers/server.ts';
 
 const SETUP_TIMEOUT_MS = 20 * 60_000;
@@ -43,7 +43,15 @@ before(async () => {
   gwPort = await freePort();
   token = `test-${randomBytes(12).toString('hex')}`;
   prepareGatewayState(stateDir, { port: gwPort, token, modelUrl: model.url });
-  svc = await startServer({ home, env: gatewayEnv(install, stateDir) });
+  // The one real install (the last test): npm's global prefix is a folder of
+  // this test, first on PATH after Node 24, so what it installs is the CLI
+  // svc finds afterwards.
+  const env = gatewayEnv(install, stateDir);
+  env.PATH = [install.nodeBin, join(home, 'npm-global', 'bin'), install.openclawBin, process.env.PATH ?? ''].join(delimiter);
+  svc = await startServer({
+    home,
+    env: { ...env, SVC_GATEWAY_PACKAGE: `openclaw@${OPENCLAW_VERSION}`, npm_config_prefix: join(home, 'npm-global'), SVC_UPDATE_REGISTRY: 'off' },
+  });
 }, { timeout: SETUP_TIMEOUT_MS });
 
 after(async () => {
@@ -212,4 +220,17 @@ void test('Gateway process: restart (stopping, then a new process that accepts c
   await s.close();
   await stopThroughSvc(svc.base, { pidFile: join(home, 'gateway.pid') });
   await assert.rejects(connectGateway({ url: gatewayUrl(), token, identity: testIdentity(), version: 'test', connectTimeoutMs: 2000 }), /not reachable|timed out|closed/);
+});
+
+void test('System: install-gateway runs a real global npm install of openclaw, streams its output, completes with the version, and status then finds the new CLI', async () => {
+  const { status, frames } = await postFrames(`${svc.base}/api/system/install-gateway`, {}, 15 * 60_000);
+  assert.equal(status, 200);
+  assert.deepEqual(frames[0], { type: 'progress', step: 'installing', message: frames[0]?.message });
+  const last = frames[frames.length - 1];
+  assert.deepEqual(last, { type: 'complete', success: true, version: OPENCLAW_VERSION }, JSON.stringify(frames.slice(-5)));
+  assert.ok(!frames.some((f) => f.type === 'error' && f.code !== 'EACCES'), JSON.stringify(frames.filter((f) => f.type === 'error')));
+  const st = (await (await fetch(`${svc.base}/api/system/status`)).json()) as { gatewayCli: { installed: boolean; version: string | null; path: string | null } };
+  assert.equal(st.gatewayCli.installed, true);
+  assert.equal(st.gatewayCli.version, OPENCLAW_VERSION);
+  assert.equal(st.gatewayCli.path, join(home, 'npm-global', 'bin', 'openclaw'));
 });
