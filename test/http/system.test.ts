@@ -56,9 +56,8 @@ interface Frame { type: string; [k: string]: unknown }
 
 /**
  * POSTs to a streaming route over a real socket (the app listens on an
- * ephemeral loopback port) and reads the stream to its end. inject() cannot
- * drive these: supervisor/sse.ts calls socket.setNoDelay, which
- * light-my-request's fake socket lacks.
+ * ephemeral loopback port) and reads the stream to its end, as a client
+ * would: the frames arrive while the install runs.
  */
 async function postStream(app: FastifyInstance, url: string, json?: unknown): Promise<{ status: number; headers: Headers; body: string }> {
   if (!app.server.listening) await app.listen({ port: 0, host: '127.0.0.1' });
@@ -195,6 +194,28 @@ void test('System: self-update streams the global install like install-gateway (
   const frames = framesOf(res.body);
   assert.deepEqual(frames[0], { type: 'progress', step: 'installing', message: `Installing ${failing}...` });
   assert.deepEqual(frames.at(-1), { type: 'error', code: 'EXIT_4', message: 'npm exited with code 4' });
+});
+
+void test('System: self-update installs the new release, completes, then restarts svc through the launcher it installed (svc restart --no-open, detached)', async (t) => {
+  const { dir } = isolateNpm(t);
+  const marker = join(dir, 'restart-argv.json');
+  // The "new release": a package whose `svc` launcher records how it was called.
+  const pkg = join(dir, 'svc-next', 'package');
+  mkdirSync(pkg, { recursive: true });
+  writeFileSync(join(pkg, 'package.json'), JSON.stringify({ name: 'svc-next', version: '9.9.9', bin: { svc: 'svc.js' } }));
+  writeFileSync(join(pkg, 'svc.js'), `#!/usr/bin/env node\nrequire('node:fs').writeFileSync(${JSON.stringify(marker)}, JSON.stringify(process.argv.slice(2)));\n`);
+  const tgz = join(dir, 'svc-next.tgz');
+  assert.equal(spawnSync('tar', ['czf', tgz, '-C', join(dir, 'svc-next'), 'package']).status, 0);
+  const { app } = await buildTestApp(t, { startWorkers: true, env: { SVC_UPDATE_PACKAGE: tgz, SVC_UPDATE_REGISTRY: 'off' } });
+  const res = await postStream(app, '/api/system/self-update');
+  assert.equal(res.status, 200);
+  const frames = framesOf(res.body);
+  assert.equal(frames[0]?.type, 'progress');
+  assert.deepEqual(frames.at(-1), { type: 'complete', success: true, version: 'unknown' }, JSON.stringify(frames.slice(-3)));
+  // The restart runs a second after the stream ended, detached.
+  const deadline = Date.now() + 15_000;
+  while (!existsSync(marker) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+  assert.deepEqual(JSON.parse(readFileSync(marker, 'utf8')), ['restart', '--no-open']);
 });
 
 async function fakeRegistry(t: TestContext, answer: (path: string) => { status: number; body: unknown }) {
