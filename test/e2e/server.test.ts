@@ -55,6 +55,7 @@ void test('Authentication 2-4: the gate and its cookie on a real socket; upgrade
   assert.equal(cookie, `svc_access=${token}`);
   assert.equal((await fetch(`${s.base}/api/health`, { headers: { cookie } })).status, 200);
   assert.equal(await tryUpgrade(s.port, '/api/gateway/ws'), 'destroyed');
+  assert.equal(await tryUpgrade(s.port, '/api/gateway/ws', { cookie }), 'HTTP/1.1 101 Switching Protocols', 'with the cookie the proxy takes the upgrade');
 });
 
 void test('Process model: every upgrade path but /api/gateway/ws is destroyed; the proxy path upgrades and, with no gateway, closes with 1014', async (t) => {
