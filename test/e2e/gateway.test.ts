@@ -15,6 +15,7 @@ import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { delimiter, join } from 'node:path';
 import WebSocket from 'ws';
+import { sendChat } from '../../shared/gateway/chat.ts';
 import { connectGateway, type GatewaySession } from '../../shared/gateway/client.ts';
 import { loadOrCreateDeviceIdentity } from '../../shared/gateway/device-identity.ts';
 import { startFakeModel, type FakeModel } from '../helpers/fake-model.ts';
@@ -146,6 +147,16 @@ void test('Process model: the proxy completes the handshake with svc\'s token an
   p.ws.close(1000, 'done');
   await p.closed;
   for (const f of p.frames) assert.ok(!f.includes(token), 'the gateway token never reaches the browser');
+});
+
+void test('Gateway client: a chat turn subscribes before it sends and follows its run to the final text', async () => {
+  if (!direct) throw new Error('no direct gateway session');
+  const texts: string[] = [];
+  const turn = await sendChat(direct, { sessionKey: 'agent:main:client-test', message: 'one two three', onText: (t) => texts.push(t), timeoutMs: 90_000 });
+  assert.equal(turn.state, 'final');
+  assert.equal(turn.text, 'ECHO: one two three');
+  assert.ok(texts.length > 0 && texts.every((t) => 'ECHO: one two three'.startsWith(t.trimEnd()) || t === 'ECHO: one two three'), texts.join(' | '));
+  assert.ok(model.prompts.includes('one two three'), 'the fake provider got the text');
 });
 
 void test('Process model: frames sent before the connect are held and go upstream after it, in order', async () => {
