@@ -14,6 +14,8 @@ import { healthRoutes } from './routes/health.ts';
 import { leadRoutes } from './routes/lead.ts';
 import { obsIngestRoutes } from './routes/obs-ingest.ts';
 import { obsStreamRoutes } from './routes/obs-stream.ts';
+import { obsRoutes } from './routes/obs.ts';
+import { evalRoutes } from './routes/eval.ts';
 import { settingsRoutes } from './routes/settings.ts';
 import { systemRoutes } from './routes/system.ts';
 import { systemConfigRoutes } from './routes/system-config.ts';
@@ -77,6 +79,8 @@ export function buildApp(deps: AppDeps): FastifyInstance {
   healthRoutes(app, deps);
   obsStreamRoutes(app, deps);
   obsIngestRoutes(app, deps);
+  obsRoutes(app, deps);
+  evalRoutes(app, deps);
   systemRoutes(app, deps);
   systemConfigRoutes(app, deps);
   // The spec: /api/exec-settings/all and /api/exec-allowlist/revoke before their shorter prefixes.

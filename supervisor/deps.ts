@@ -4,6 +4,7 @@ import type { DeviceIdentity } from '../shared/gateway/device-identity.ts';
 import type { ConnectionStatus } from '../shared/gateway/connection.ts';
 import type { GatewayHostHandle } from './gateway-host-service.ts';
 import type { Vault } from '../shared/vault/index.ts';
+import type { JobPool } from './pool.ts';
 import type { Db } from '../shared/db/open.ts';
 import type { Tx } from '../shared/db/tx.ts';
 import type { ChatMessages, ChatRow } from '../shared/db/chat-messages.ts';
@@ -67,6 +68,8 @@ export interface AppDeps {
   boundPort: () => number | null;
   /** Best-effort reconnect of the server-side gateway connection. */
   onGatewaySettingsChanged: () => void;
+  /** The piscina pool for short CPU-heavy jobs (eval trials, integrity checks). */
+  pool: JobPool;
   /** The secrets vault (provider keys). */
   vault: Vault;
   /** svc's device identity towards the gateway (created on first use). */

@@ -20,6 +20,7 @@ import { createVault } from '../shared/vault/index.ts';
 import { loadOrCreateDeviceIdentity, type DeviceIdentity } from '../shared/gateway/device-identity.ts';
 import { createAgentSource } from './agent-source.ts';
 import { createGatewayProxy } from './gateway-proxy.ts';
+import { startOtelExport } from './otel-export.ts';
 import { startGatewayHost } from './gateway-host-service.ts';
 import { tailContract } from '../shared/channels/tail.ts';
 import type { AppDeps } from './deps.ts';
@@ -155,6 +156,7 @@ export function createRuntime(config: Config, logger: Logger, opts: RuntimeOptio
     upgrades: new UpgradeRegistry(),
     boundPort: () => boundPort,
     onGatewaySettingsChanged: () => agentSource.reconfigure(),
+    pool,
     vault,
     deviceIdentity,
     gateway: agentSource,
@@ -162,6 +164,7 @@ export function createRuntime(config: Config, logger: Logger, opts: RuntimeOptio
   };
 
   deps.upgrades.setGatewayHandler(proxy.handle);
+  const otel = startOtelExport({ config, logger, events: hubs.events });
 
   return {
     deps,
@@ -175,6 +178,7 @@ export function createRuntime(config: Config, logger: Logger, opts: RuntimeOptio
       deps.sse.closeAll();
       proxy.closeAll();
       await agentSource.stop();
+      await otel.shutdown();
       await supervisor.stopAll();
       await pool.destroy();
       checkpointAndClose(db);

@@ -1,0 +1,67 @@
+// One pricing truth: USD per million input and output tokens for a model,
+// from a built-in table, used by `cost` events, trace metrics, the
+// cost-records routes and budgets alike. A model the table does not know is
+// priced at the spec's default, 3 (input) and 15 (output) per million.
+//
+// Lookup: the model as given, then without a `<provider>/` prefix, then the
+// longest table key the name starts with (dated snapshots such as
+// `claude-sonnet-4-5-20250929` take the family's price), all lowercased.
+
+export interface ModelPrice {
+  /** USD per million input tokens. */
+  input: number;
+  /** USD per million output tokens. */
+  output: number;
+}
+
+export const DEFAULT_PRICE: Readonly<ModelPrice> = Object.freeze({ input: 3, output: 15 });
+
+/** Published list prices (USD per million tokens) of common models. */
+const TABLE: Readonly<Record<string, ModelPrice>> = Object.freeze({
+  'claude-opus-4': { input: 15, output: 75 },
+  'claude-opus-4-1': { input: 15, output: 75 },
+  'claude-opus-4-5': { input: 5, output: 25 },
+  'claude-sonnet-4': { input: 3, output: 15 },
+  'claude-sonnet-4-5': { input: 3, output: 15 },
+  'claude-haiku-4-5': { input: 1, output: 5 },
+  'claude-3-5-haiku': { input: 0.8, output: 4 },
+  'gpt-4o': { input: 2.5, output: 10 },
+  'gpt-4o-mini': { input: 0.15, output: 0.6 },
+  'gpt-4.1': { input: 2, output: 8 },
+  'gpt-4.1-mini': { input: 0.4, output: 1.6 },
+  'gpt-4.1-nano': { input: 0.1, output: 0.4 },
+  'gpt-5': { input: 1.25, output: 10 },
+  'gpt-5-mini': { input: 0.25, output: 2 },
+  'gpt-5-nano': { input: 0.05, output: 0.4 },
+  o3: { input: 2, output: 8 },
+  'o4-mini': { input: 1.1, output: 4.4 },
+  'gemini-2.5-pro': { input: 1.25, output: 10 },
+  'gemini-2.5-flash': { input: 0.3, output: 2.5 },
+  'deepseek-chat': { input: 0.27, output: 1.1 },
+  'deepseek-reasoner': { input: 0.55, output: 2.19 },
+  'grok-4': { input: 3, output: 15 },
+  'mistral-large-latest': { input: 2, output: 6 },
+  // Local and test models cost nothing.
+  'fake-model': { input: 0, output: 0 },
+});
+
+const KEYS_LONGEST_FIRST = Object.keys(TABLE).sort((a, b) => b.length - a.length);
+
+/** The price of `model` (default for an unknown or missing model). */
+export function priceOf(model: string | null | undefined): ModelPrice {
+  if (!model) return DEFAULT_PRICE;
+  const name = model.trim().toLowerCase();
+  const bare = name.includes('/') ? name.slice(name.lastIndexOf('/') + 1) : name;
+  if (name.startsWith('ollama/')) return { input: 0, output: 0 };
+  const exact = TABLE[name] ?? TABLE[bare];
+  if (exact) return exact;
+  const prefix = KEYS_LONGEST_FIRST.find((k) => bare.startsWith(`${k}-`) || bare.startsWith(`${k}@`));
+  return prefix ? (TABLE[prefix] as ModelPrice) : DEFAULT_PRICE;
+}
+
+/** USD for one run's token usage; negative or non-finite counts count as 0. */
+export function costUsd(model: string | null | undefined, inputTokens: number, outputTokens: number): number {
+  const p = priceOf(model);
+  const n = (x: number) => (Number.isFinite(x) && x > 0 ? x : 0);
+  return (n(inputTokens) * p.input + n(outputTokens) * p.output) / 1_000_000;
+}
