@@ -7,6 +7,7 @@ import {
   BackupError,
   createContext,
   isInteractive,
+  parseCountArg,
   runBackup,
   runDefault,
   runRestart,
@@ -67,5 +68,17 @@ program
   .action(async (opts: { open: boolean }) =>
     exitWith(() => runRestart(ctx, { open: opts.open && program.opts<{ open: boolean }>().open })),
   );
+
+program
+  .command('eval')
+  .description('run the deterministic smoke suite in this process; exit 1 unless every task passes')
+  .option('--trials <n>', 'trials per task (floored, clamped 1-3; default 1)', parseCountArg)
+  .option('--k <k>', 'k for pass^k (floored, clamped 1-3; default: trials)', parseCountArg)
+  .option('--json', 'print the report as JSON (the POST /api/eval/smoke body)')
+  .action(async (opts: { trials?: number; k?: number; json?: boolean }) => {
+    // Loaded on demand: the suite pulls in the whole domain, which the other commands never need.
+    const { runEval } = await import('../shared/launcher/eval.ts');
+    await exitWith(() => runEval(ctx.io, opts));
+  });
 
 await program.parseAsync(process.argv);

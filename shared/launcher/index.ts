@@ -3,6 +3,7 @@ export { BackupError, backupFileName, resolveBackupDest, runBackup } from './bac
 export type { BackupOptions } from './backup.ts';
 export { discoverDashboard, parsePortFile, readPortFile, scanPorts } from './discover.ts';
 export type { Discovery } from './discover.ts';
+export { parseCountArg } from './count-arg.ts';
 export { consoleIo, createContext } from './io.ts';
 export type { Io, LauncherContext } from './io.ts';
 export { runDefault } from './launch.ts';

@@ -1,8 +1,9 @@
 // The pool's entry: one default export that dispatches a job by name, so the
 // same entry works compiled and through the tsx bootstrap.
 import { integrityCheck } from './db-jobs.ts';
+import { evalTrial } from './eval-jobs.ts';
 
-const JOBS = { integrityCheck } as const;
+const JOBS = { integrityCheck, evalTrial } as const;
 export type JobName = keyof typeof JOBS;
 
 export default function run({ name, arg }: { name: JobName; arg: never }): unknown {
