@@ -48,6 +48,8 @@ const EnvSchema = z.object({
   SVC_SECRETS_MASTER_KEY: optionalString,
   OTEL_EXPORTER_OTLP_ENDPOINT: optionalString,
   OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: optionalString,
+  OTEL_EXPORTER_OTLP_HEADERS: optionalString,
+  OTEL_EXPORTER_OTLP_TRACES_HEADERS: optionalString,
   OPENCLAW_STATE_DIR: optionalString,
   GATEWAY_STATE_DIR: optionalString,
   CLAWDBOT_STATE_DIR: optionalString,
@@ -88,6 +90,8 @@ export interface Config {
   readonly secretsMasterKey: string | null;
   readonly otlpEndpoint: string | null;
   readonly otlpTracesEndpoint: string | null;
+  /** Headers for the OTLP exporter (`OTEL_EXPORTER_OTLP_TRACES_HEADERS`, else `OTEL_EXPORTER_OTLP_HEADERS`): often credentials. */
+  readonly otlpHeaders: Readonly<Record<string, string>>;
   /** The OpenClaw gateway's state directory (config, .env, state db). */
   readonly gatewayStateDir: string;
   readonly serverPath: string | null;
@@ -137,6 +141,27 @@ function packageVersion(root: string): string {
 
 const abs = (p: string) => resolve(expandTilde(p));
 
+/**
+ * OTLP headers as the OpenTelemetry spec writes them: `key=value` pairs
+ * separated by commas, values percent-decoded. A malformed pair is skipped.
+ */
+export function parseOtlpHeaders(raw: string | undefined): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const pair of (raw ?? '').split(',')) {
+    const eq = pair.indexOf('=');
+    if (eq <= 0) continue;
+    const key = pair.slice(0, eq).trim();
+    let value = pair.slice(eq + 1).trim();
+    try {
+      value = decodeURIComponent(value);
+    } catch {
+      // Not percent-encoded after all (a bare %): the value is used as written.
+    }
+    if (key !== '' && key !== '__proto__') out[key] = value;
+  }
+  return out;
+}
+
 /** Picks the gateway state dir: explicit variables first, then existing legacy homes. */
 function gatewayStateDirFrom(env: z.infer<typeof EnvSchema>): string {
   const explicit = env.OPENCLAW_STATE_DIR ?? env.GATEWAY_STATE_DIR ?? env.CLAWDBOT_STATE_DIR;
@@ -170,6 +195,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     secretsMasterKey: e.SVC_SECRETS_MASTER_KEY ?? null,
     otlpEndpoint: e.OTEL_EXPORTER_OTLP_ENDPOINT ?? null,
     otlpTracesEndpoint: e.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT ?? null,
+    otlpHeaders: Object.freeze(parseOtlpHeaders(e.OTEL_EXPORTER_OTLP_TRACES_HEADERS ?? e.OTEL_EXPORTER_OTLP_HEADERS)),
     gatewayStateDir: gatewayStateDirFrom(e),
     serverPath: e.SVC_SERVER_PATH ? abs(e.SVC_SERVER_PATH) : null,
     gatewayCli: e.SVC_GATEWAY_CLI ? abs(e.SVC_GATEWAY_CLI) : null,

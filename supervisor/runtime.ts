@@ -14,7 +14,7 @@ import type { EventRow } from '../shared/events/types.ts';
 import type { McpProbe } from '../shared/health/types.ts';
 import type { Logger } from '../shared/log.ts';
 import { svcPaths } from '../shared/paths.ts';
-import { createRedactor } from '../shared/redact.ts';
+import { createRedactor, isSensitiveKey } from '../shared/redact.ts';
 import { readStudioAccessToken } from '../shared/settings/index.ts';
 import { createVault } from '../shared/vault/index.ts';
 import { loadOrCreateDeviceIdentity, type DeviceIdentity } from '../shared/gateway/device-identity.ts';
@@ -67,7 +67,9 @@ export function createRuntime(config: Config, logger: Logger, opts: RuntimeOptio
   const vault = createVault({ paths, masterKeyOverride: config.secretsMasterKey });
   const accessToken = gateToken(config);
   // Every exact secret in play, for the one redactor.
-  const redactor = createRedactor(() => [accessToken, settings.resolved().token, config.secretsMasterKey]);
+  // OTLP headers whose names say they are credentials (Authorization, api keys) count as secrets too.
+  const otlpSecrets = Object.entries(config.otlpHeaders).filter(([k]) => isSensitiveKey(k)).map(([, v]) => v);
+  const redactor = createRedactor(() => [accessToken, settings.resolved().token, config.secretsMasterKey, ...otlpSecrets]);
 
   const watermarks = new Float64Array(new SharedArrayBuffer(2 * Float64Array.BYTES_PER_ELEMENT));
   const supervisor = new Supervisor(logger);

@@ -11,6 +11,9 @@
 // burst is coalesced. Every flush costs one socket write per subscriber, so
 // at 100 events/s to 1,000 streams this turns 100,000 writes/s into at most
 // 1000/FLUSH_INTERVAL_MS × 1,000, for at most FLUSH_INTERVAL_MS more latency.
+//
+// In-process listeners (the OTLP export) see the same delivered rows, once
+// each and in cursor order, whether or not any stream is subscribed.
 import { WATERMARK } from '../shared/channels/tail.ts';
 
 export interface Subscriber<R> {
@@ -21,6 +24,9 @@ export interface Subscriber<R> {
 }
 
 export const FLUSH_INTERVAL_MS = 25;
+
+/** Sees every delivered batch; must be cheap and must not block (queue work for later). */
+export type RowListener<R> = (rows: readonly R[]) => void;
 
 export interface StreamHubOptions<R> {
   table: keyof typeof WATERMARK;
@@ -33,6 +39,7 @@ export interface StreamHubOptions<R> {
 
 export class StreamHub<R> {
   private readonly subs = new Set<Subscriber<R>>();
+  private readonly listeners = new Set<{ fn: RowListener<R>; onError: (err: unknown) => void }>();
   private pendingCommitted: R[] = [];
   private flushScheduled = false;
   private lastFlush = 0;
@@ -58,6 +65,17 @@ export class StreamHub<R> {
   subscribe(sub: Subscriber<R>): () => void {
     this.subs.add(sub);
     return () => this.subs.delete(sub);
+  }
+
+  /**
+   * Calls `fn` with every batch of rows delivered from now on. A throwing
+   * listener never stops delivery to streams or to other listeners: its error
+   * goes to `onError` (default: a process warning).
+   */
+  listen(fn: RowListener<R>, onError: (err: unknown) => void = reportListenerError): () => void {
+    const entry = { fn, onError };
+    this.listeners.add(entry);
+    return () => this.listeners.delete(entry);
   }
 
   subscriberCount(): number {
@@ -108,7 +126,15 @@ export class StreamHub<R> {
   }
 
   private deliver(rows: readonly R[]): void {
-    if (rows.length === 0 || this.subs.size === 0) return;
+    if (rows.length === 0) return;
+    for (const l of this.listeners) {
+      try {
+        l.fn(rows);
+      } catch (err) {
+        l.onError(err);
+      }
+    }
+    if (this.subs.size === 0) return;
     const frames = rows.map((r) => this.opts.frame(r));
     const cursors = rows.map((r) => this.opts.cursorOf(r));
     const last = cursors[cursors.length - 1] as number;
@@ -126,4 +152,8 @@ export class StreamHub<R> {
       if (last > sub.cursor) sub.cursor = last;
     }
   }
+}
+
+function reportListenerError(err: unknown): void {
+  process.emitWarning(`stream hub listener failed: ${err instanceof Error ? err.message : String(err)}`);
 }

@@ -128,3 +128,13 @@ void test('Versioning: SVC_VERSION wins; otherwise the package version; NODE_ENV
   assert.equal(c.isDevelopment, false);
   assert.equal(loadConfig({ NODE_ENV: 'development' }).isDevelopment, true);
 });
+
+void test('Config: OTLP headers are parsed as the OpenTelemetry spec writes them; the traces variable wins', () => {
+  const c = loadConfig({
+    OTEL_EXPORTER_OTLP_HEADERS: 'x-ignored=1',
+    OTEL_EXPORTER_OTLP_TRACES_HEADERS: 'Authorization=Basic%20cGs6c2s=, x-tenant = acme ,broken,=nokey',
+  });
+  assert.deepEqual({ ...c.otlpHeaders }, { Authorization: 'Basic cGs6c2s=', 'x-tenant': 'acme' });
+  assert.deepEqual({ ...loadConfig({ OTEL_EXPORTER_OTLP_HEADERS: 'a=b' }).otlpHeaders }, { a: 'b' });
+  assert.deepEqual({ ...loadConfig({}).otlpHeaders }, {});
+});

@@ -158,3 +158,26 @@ void test('GET /api/obs/stream: a lone commit goes out on the next turn; a burst
   await sleep(FLUSH_INTERVAL_MS + 10);
   assert.deepEqual(writes, [frames(1), frames(2, 3)], 'the burst arrives coalesced in one write');
 });
+
+void test('Observability: OTLP export listeners see every delivered row once, in order, with or without streams', async () => {
+  const { hub, sub } = setup(0);
+  const seen: number[] = [];
+  const errors: unknown[] = [];
+  const stop = hub.listen((batch) => seen.push(...batch.map((r) => r.seq)));
+  hub.listen(() => {
+    throw new Error('listener bug');
+  }, (err) => errors.push(err));
+  hub.offerCommitted(rows(1, 2));
+  await tick();
+  assert.deepEqual(seen, [1, 2], 'no stream subscribed: the listener still sees the rows');
+  const { writes } = sub(2);
+  hub.offerCommitted(rows(4));
+  hub.offerTailed(rows(3, 4));
+  await tick();
+  assert.deepEqual(seen, [1, 2, 3, 4], 'tailed and committed rows, each once');
+  assert.deepEqual(writes, [frames(3, 4)], 'a throwing listener does not stop delivery to streams');
+  assert.equal(errors.length, 2, 'its errors go to its onError, once per batch');
+  stop();
+  hub.offerTailed(rows(5));
+  assert.deepEqual(seen, [1, 2, 3, 4], 'an unsubscribed listener sees nothing more');
+});
