@@ -167,6 +167,16 @@ export const MIGRATIONS: readonly Migration[] = [
       );
     `,
   },
+  {
+    version: 4,
+    name: 'events by kind and ts, for the error feed',
+    sql: `
+      -- GET /api/obs/errors reads the 500 newest errors by ts. With only
+      -- (kind, seq) SQLite sorted every error row (113 ms at 111k errors in
+      -- a 1M-event log); walked backwards, (kind, ts) stops after 500 rows.
+      CREATE INDEX events_kind_ts ON events (kind, ts);
+    `,
+  },
 ];
 
 export const LATEST_VERSION = MIGRATIONS.reduce((m, x) => Math.max(m, x.version), 0);

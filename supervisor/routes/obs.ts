@@ -1,5 +1,73 @@
-// Spec "Observability": events feed, traces, errors, fleet health, graph. (Being written.)
-import type { FastifyInstance } from 'fastify';
+// Spec "Observability": the events feed, traces, the error projection, fleet
+// health and the delegation graph. Routes only: the query parsed with zod
+// (a wrong-typed value falls back to the spec's default, never a 500), one
+// call into shared/obs, the reply. A failure answers 500 `{ error }` through
+// the display redactor (spec "Errors").
+import type { FastifyInstance, FastifyReply } from 'fastify';
+import { z } from 'zod';
+import { clampLimit, createObsReads, splitKinds } from '../../shared/obs/index.ts';
 import type { AppDeps } from '../deps.ts';
 
-export function obsRoutes(_app: FastifyInstance, _deps: AppDeps): void {}
+/** A non-empty string, or absent (wrong types and repeated parameters too). */
+const optionalId = z.string().min(1).optional().catch(undefined);
+/** A finite number from a query string, or absent. */
+const optionalNumber = z.preprocess(
+  (v) => (typeof v === 'string' && v.trim() !== '' ? Number(v) : v),
+  z.number().finite().optional(),
+).catch(undefined);
+
+const EventsQuery = z.object({
+  teamId: optionalId,
+  taskId: optionalId,
+  agentId: optionalId,
+  traceId: optionalId,
+  kinds: z.string().optional().catch(undefined).transform(splitKinds),
+  since: optionalNumber,
+  afterSeq: optionalNumber,
+  limit: optionalNumber.transform(clampLimit),
+  order: z.unknown().optional().transform((v) => (v === 'desc' ? ('desc' as const) : ('asc' as const))),
+});
+const TraceParams = z.object({ traceId: z.string() });
+const ErrorsQuery = z.object({
+  harnessBug: z.unknown().optional().transform((v) => v === 'true'),
+  since: optionalNumber,
+});
+const TeamQuery = z.object({ teamId: optionalId });
+
+export function obsRoutes(app: FastifyInstance, { db, redactor, logger }: AppDeps): void {
+  const reads = createObsReads(db);
+
+  /** Runs a read; a throw becomes the spec's 500 with a redacted message. */
+  const answer = <T>(reply: FastifyReply, route: string, read: () => T): T | FastifyReply => {
+    try {
+      return read();
+    } catch (err) {
+      logger.error({ err, route }, 'observability read failed');
+      return reply.code(500).send({ error: redactor.text(err instanceof Error ? err.message : String(err)) });
+    }
+  };
+
+  app.get('/api/obs/events', async (req, reply) =>
+    answer(reply, 'events', () => ({ events: reads.feed.read(EventsQuery.parse(req.query ?? {})) })),
+  );
+
+  app.get('/api/obs/traces/:traceId', async (req, reply) =>
+    answer(reply, 'traces', () => reads.trace.read(TraceParams.parse(req.params).traceId)),
+  );
+
+  app.get('/api/obs/errors', async (req, reply) =>
+    answer(reply, 'errors', () => {
+      const q = ErrorsQuery.parse(req.query ?? {});
+      return reads.errors.read({ harnessBugOnly: q.harnessBug, since: q.since }, redactor.text);
+    }),
+  );
+
+  app.get('/api/obs/health', async (req, reply) =>
+    answer(reply, 'health', () => ({ agents: reads.health(TeamQuery.parse(req.query ?? {}).teamId, Date.now()) })),
+  );
+
+  // Unwrapped and unmasked (spec): the graph object is the body.
+  app.get('/api/obs/graph', async (req, reply) =>
+    answer(reply, 'graph', () => reads.graph.read(TeamQuery.parse(req.query ?? {}).teamId)),
+  );
+}

@@ -10,13 +10,15 @@ import { REPO_ROOT } from '../helpers/server.ts';
 import { boardClaim } from './board-claim.ts';
 import { boot } from './boot.ts';
 import { fmt } from './lib/stats.ts';
+import { obsIngest } from './obs-ingest.ts';
+import { obsReads } from './obs-reads.ts';
 import { DIST_ENTRY } from './lib/svc.ts';
 import type { Benchmark, BenchResult } from './lib/types.ts';
 import { settingsThroughput } from './settings-throughput.ts';
 import { sseFanout } from './sse-fanout.ts';
 import { teamsList } from './teams-list.ts';
 
-const ALL: Benchmark[] = [settingsThroughput, teamsList, sseFanout, boardClaim, boot];
+const ALL: Benchmark[] = [settingsThroughput, teamsList, sseFanout, boardClaim, boot, obsIngest, obsReads];
 
 interface Row extends Partial<BenchResult> {
   name: string;
