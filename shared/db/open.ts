@@ -22,6 +22,11 @@ export function openDatabase(path: string, opts: OpenOptions = {}): Db {
   if (!readonly) mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
   const db = new Database(path, { readonly, fileMustExist: readonly });
   db.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
+  // Reads of a large event log (a trace, a team's window) touch pages all
+  // over the file: a 32 MiB page cache and memory-mapped reads cut their time
+  // by a third to a half in the obs-reads benchmark. Both grow only with use.
+  db.pragma('cache_size = -32768');
+  db.pragma('mmap_size = 268435456');
   db.pragma('foreign_keys = ON');
   if (!readonly) {
     db.pragma('journal_mode = WAL');
