@@ -5,6 +5,7 @@ import type { ConnectionStatus } from '../shared/gateway/connection.ts';
 import type { GatewayHostHandle } from './gateway-host-service.ts';
 import type { Vault } from '../shared/vault/index.ts';
 import type { JobPool } from './pool.ts';
+import type { IngestService } from './ingest-service.ts';
 import type { Db } from '../shared/db/open.ts';
 import type { Tx } from '../shared/db/tx.ts';
 import type { ChatMessages, ChatRow } from '../shared/db/chat-messages.ts';
@@ -55,6 +56,8 @@ export interface AppDeps {
   tx: Tx;
   settingsTable: SettingsTable;
   eventLog: EventLog;
+  /** Client-ingested batches (through the ingest worker when it runs). */
+  ingest: IngestService;
   eventQueries: EventQueries;
   chatMessages: ChatMessages;
   /** Teams, agents, the board and the lead agent. */

@@ -21,6 +21,7 @@ import { loadOrCreateDeviceIdentity, type DeviceIdentity } from '../shared/gatew
 import { createAgentSource } from './agent-source.ts';
 import { createGatewayProxy } from './gateway-proxy.ts';
 import { startOtelExport } from './otel-export.ts';
+import { createIngestService } from './ingest-service.ts';
 import { startGatewayHost } from './gateway-host-service.ts';
 import { tailContract } from '../shared/channels/tail.ts';
 import type { AppDeps } from './deps.ts';
@@ -118,6 +119,8 @@ export function createRuntime(config: Config, logger: Logger, opts: RuntimeOptio
   if (startWorkers) agentSource.start();
   const gatewayHost = startGatewayHost({ supervisor, config, paths, logger, startWorkers, settings, reconnect: () => agentSource.reconfigure() });
 
+  const ingest = createIngestService({ supervisor, paths, eventLog, events: hubs.events, logger, startWorker: startWorkers });
+
   const pool = createJobPool();
   let boundPort: number | null = null;
   const health = createHealthService(() => ({
@@ -147,6 +150,7 @@ export function createRuntime(config: Config, logger: Logger, opts: RuntimeOptio
     tx,
     settingsTable,
     eventLog,
+    ingest,
     eventQueries: createEventQueries(db),
     chatMessages,
     domain: createDomain({ db, tx, settingsTable, eventLog, logger }),

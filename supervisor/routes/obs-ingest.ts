@@ -3,10 +3,10 @@ import type { FastifyInstance } from 'fastify';
 import { normalizeIngest } from '../../shared/events/ingest.ts';
 import type { AppDeps } from '../deps.ts';
 
-export function obsIngestRoutes(app: FastifyInstance, { eventLog, redactor, logger }: AppDeps): void {
+export function obsIngestRoutes(app: FastifyInstance, { ingest, redactor, logger }: AppDeps): void {
   app.post('/api/obs/ingest', async (req, reply) => {
     try {
-      const rows = eventLog.appendMany(normalizeIngest(req.body, Date.now()));
+      const rows = await ingest.append(normalizeIngest(req.body, Date.now()));
       return { ok: true, count: rows.length };
     } catch (err) {
       // The spec answers an unexpected throw here with 400 (redacted).

@@ -1,0 +1,30 @@
+// The ingest worker: appends client-ingested batches through the project's
+// event log (masking, UUIDv7 ids, one transaction per batch) on its own
+// connection. See shared/channels/ingest.ts for why it is a worker.
+import { parentPort, workerData } from 'node:worker_threads';
+import { pino } from 'pino';
+import { IngestWorkerData, ingestContract } from '../../shared/channels/ingest.ts';
+import { serveChannel } from '../../shared/channels/server.ts';
+import { openDatabase } from '../../shared/db/open.ts';
+import { createTx } from '../../shared/db/tx.ts';
+import { createEventLog } from '../../shared/events/event-log.ts';
+
+if (!parentPort) throw new Error('ingest worker must run in a worker thread');
+const port = parentPort;
+const data = IngestWorkerData.parse(workerData);
+// A failed write goes back to the supervisor as an error value and is logged
+// there, through svc's redacting logger; this thread logs nothing itself.
+const logger = pino({ level: 'silent' });
+const db = openDatabase(data.dbPath, { migrate: false });
+const tx = createTx(db, (err) => logger.error({ err }, 'after-commit hook failed'));
+const eventLog = createEventLog({ db, tx, logger });
+
+const server = serveChannel(ingestContract, port, {
+  append: ({ events }) => ({ rows: eventLog.appendMany(events) }),
+  stop: () => {
+    server.dispose();
+    db.close();
+    setImmediate(() => port.close());
+    return {};
+  },
+});
