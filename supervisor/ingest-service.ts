@@ -28,6 +28,9 @@ export function createIngestService(opts: {
   startWorker: boolean;
 }): IngestService {
   let worker: Service<typeof ingestContract> | null = null;
+  // Batches go to the worker only once it said it serves: a request posted
+  // earlier would wait behind the worker's start-up instead of being written.
+  let ready = false;
   if (opts.startWorker) {
     worker = opts.supervisor.start({
       name: 'ingest',
@@ -35,12 +38,18 @@ export function createIngestService(opts: {
       contract: ingestContract,
       stopMethod: 'stop',
       workerData: () => ({ dbPath: opts.paths.db }),
+      onStart: (client) => {
+        ready = false;
+        client.on('ready', () => {
+          ready = true;
+        });
+      },
     });
   }
   return {
     async append(events) {
       if (events.length === 0) return [];
-      if (!worker || worker.status().state !== 'running') return opts.eventLog.appendMany(events);
+      if (!worker || !ready || worker.status().state !== 'running') return opts.eventLog.appendMany(events);
       const r = await worker.request('append', { events }, { timeoutMs: APPEND_TIMEOUT_MS });
       if (r.ok) {
         opts.events.offerCommitted(r.result.rows);

@@ -36,7 +36,10 @@ export const ingestContract = defineContract({
     /** Close the database; the worker then exits. */
     stop: { payload: Empty, result: Empty },
   },
-  events: {},
+  events: {
+    /** The worker serves its channel (sent once per start): until then batches are written by the supervisor. */
+    ready: Empty,
+  },
 });
 
 export const IngestWorkerData = z.object({ dbPath: z.string() });

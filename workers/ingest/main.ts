@@ -28,3 +28,4 @@ const server = serveChannel(ingestContract, port, {
     return {};
   },
 });
+server.emit('ready', {});
