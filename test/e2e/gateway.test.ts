@@ -97,8 +97,12 @@ async function openProxy(headers: Record<string, string> = {}) {
     ws.once('open', () => resolve());
     ws.once('error', reject);
   });
+  // A frame can arrive before its waiter is registered (two answers in one
+  // read): a waiter first looks through what has already arrived.
   const next = (match: (f: Record<string, unknown>) => boolean, timeoutMs = 30_000) =>
     new Promise<Record<string, unknown>>((resolve, reject) => {
+      const seen = frames.map((t) => JSON.parse(t) as Record<string, unknown>).find(match);
+      if (seen) return resolve(seen);
       const timer = setTimeout(() => reject(new Error(`no matching frame in ${timeoutMs} ms; got ${frames.map((x) => x.slice(0, 120)).join(' | ')}`)), timeoutMs);
       waiters.push({ match, resolve: (f) => (clearTimeout(timer), resolve(f)) });
     });
