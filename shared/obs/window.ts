@@ -5,20 +5,12 @@
 // causal order: ascending seq.
 import type { Db } from '../db/open.ts';
 import type { EventKind } from '../events/kinds.ts';
+import type { EventRow } from '../events/types.ts';
 
 export const FOLD_WINDOW = 5000;
 
 /** The columns the folds read. */
-export interface WindowRow {
-  seq: number;
-  ts: number;
-  kind: EventKind;
-  teamId: string | null;
-  taskId: string | null;
-  agentId: string | null;
-  runtime: string | null;
-  data: string;
-}
+export type WindowRow = Pick<EventRow, 'seq' | 'ts' | 'kind' | 'teamId' | 'taskId' | 'agentId' | 'runtime' | 'data'>;
 
 export interface WindowReader {
   /** The scope's most recent 5,000 events, ascending seq. */
