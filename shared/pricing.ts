@@ -17,7 +17,7 @@ export interface ModelPrice {
 export const DEFAULT_PRICE: Readonly<ModelPrice> = Object.freeze({ input: 3, output: 15 });
 
 /** Published list prices (USD per million tokens) of common models. */
-const TABLE: Readonly<Record<string, ModelPrice>> = Object.freeze({
+const PRICES: Readonly<Record<string, ModelPrice>> = Object.freeze({
   'claude-opus-4': { input: 15, output: 75 },
   'claude-opus-4-1': { input: 15, output: 75 },
   'claude-opus-4-5': { input: 5, output: 25 },
@@ -45,7 +45,10 @@ const TABLE: Readonly<Record<string, ModelPrice>> = Object.freeze({
   'fake-model': { input: 0, output: 0 },
 });
 
-const KEYS_LONGEST_FIRST = Object.keys(TABLE).sort((a, b) => b.length - a.length);
+// A Map, not the object: a model name is caller input, and `__proto__` or
+// `constructor` must not resolve to Object.prototype's members.
+const TABLE: ReadonlyMap<string, ModelPrice> = new Map(Object.entries(PRICES));
+const KEYS_LONGEST_FIRST = [...TABLE.keys()].sort((a, b) => b.length - a.length);
 
 /** The price of `model` (default for an unknown or missing model). */
 export function priceOf(model: string | null | undefined): ModelPrice {
@@ -53,10 +56,10 @@ export function priceOf(model: string | null | undefined): ModelPrice {
   const name = model.trim().toLowerCase();
   const bare = name.includes('/') ? name.slice(name.lastIndexOf('/') + 1) : name;
   if (name.startsWith('ollama/')) return { input: 0, output: 0 };
-  const exact = TABLE[name] ?? TABLE[bare];
+  const exact = TABLE.get(name) ?? TABLE.get(bare);
   if (exact) return exact;
   const prefix = KEYS_LONGEST_FIRST.find((k) => bare.startsWith(`${k}-`) || bare.startsWith(`${k}@`));
-  return prefix ? (TABLE[prefix] as ModelPrice) : DEFAULT_PRICE;
+  return (prefix && TABLE.get(prefix)) || DEFAULT_PRICE;
 }
 
 /** USD for one run's token usage; negative or non-finite counts count as 0. */

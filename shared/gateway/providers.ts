@@ -51,7 +51,7 @@ const BY_ID = new Map(PROVIDERS.map((info) => [info.id, info]));
 /** The table entry for a provider id or alias (case-insensitive); undefined when unmapped. */
 export function findProvider(provider: string): ProviderInfo | undefined {
   const key = provider.trim().toLowerCase();
-  return BY_ID.get(ALIASES[key] ?? key);
+  return BY_ID.get(Object.hasOwn(ALIASES, key) ? (ALIASES[key] as string) : key);
 }
 
 /** `<PROVIDER>_API_KEY` for an unmapped provider: upper-cased, anything but letters and digits becomes `_`. */

@@ -30,6 +30,11 @@ void test('Pricing: an unknown or missing model is priced at 3 / 15', () => {
   assert.deepEqual(DEFAULT_PRICE, { input: 3, output: 15 });
   for (const m of ['my-own-model', 'gpt-4ox', '', null, undefined, 'openai/unknown']) assert.deepEqual(priceOf(m), { input: 3, output: 15 }, String(m));
   assert.equal(costUsd('nope', 1_000_000, 1_000_000), 18);
+  // Names of Object.prototype members are models like any other (found by the property below).
+  for (const m of ['__proto__', 'constructor', 'toString', 'hasOwnProperty']) {
+    assert.deepEqual(priceOf(m), { input: 3, output: 15 }, m);
+    assert.equal(costUsd(m, 1_000_000, 0), 3, m);
+  }
 });
 
 void test('Pricing: negative or non-finite token counts count as 0; cost is never negative (property)', () => {
