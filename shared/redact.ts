@@ -44,6 +44,25 @@ export function maskText(s: string): string {
 const MAX_DEPTH = 32;
 
 /**
+ * Raise when maskData's walk changes in a way the rule sources below do not
+ * show (MASK_RULES_VERSION changes by itself when a pattern or key rule does).
+ */
+const MASK_LOGIC_EPOCH = 1;
+
+/**
+ * Which masking rules a stored event's data went through (the events table's
+ * mask_version): a read re-masks only rows stored under other rules. Derived
+ * from the rules themselves (FNV-1a over their sources), so a changed
+ * pattern cannot be forgotten; never 0, which marks "unknown writer".
+ */
+export const MASK_RULES_VERSION: number = (() => {
+  const text = [MASK_LOGIC_EPOCH, MASK, SENSITIVE_KEY.source, MAX_DEPTH, ...VALUE_PATTERNS.flatMap(([re, rep]) => [re.source, re.flags, rep])].join('\u0000');
+  let h = 0x811c9dc5;
+  for (let i = 0; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), 0x01000193);
+  return (h >>> 1) || 1;
+})();
+
+/**
  * The one deep walker. Strings go through `text`; under a credential key
  * every non-empty string is masked at any depth; numbers, booleans and null
  * always survive; past MAX_DEPTH the rest is masked rather than returned raw.

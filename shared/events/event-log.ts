@@ -5,7 +5,7 @@
 // (the supervisor's live fan-out) right after commit.
 import { uuidv7 } from '../ids.ts';
 import type { Logger } from '../log.ts';
-import { maskData } from '../redact.ts';
+import { MASK_RULES_VERSION, maskData } from '../redact.ts';
 import type { Db } from '../db/open.ts';
 import type { Tx } from '../db/tx.ts';
 import { EventKind } from './kinds.ts';
@@ -34,9 +34,9 @@ export function maskedDataText(data: unknown): string {
 export function createEventLog({ db, tx, logger, onCommitted, now = Date.now }: EventLogDeps): EventLog {
   const insert = db.prepare(
     `INSERT INTO events (id, ts, kind, team_id, task_id, agent_id, runtime, trace_id, span_id,
-       parent_span_id, correlation_id, data, tenant_id, created_at)
+       parent_span_id, correlation_id, data, tenant_id, created_at, mask_version)
      VALUES (@id, @ts, @kind, @teamId, @taskId, @agentId, @runtime, @traceId, @spanId,
-       @parentSpanId, @correlationId, @data, @tenantId, @createdAt)`,
+       @parentSpanId, @correlationId, @data, @tenantId, @createdAt, ${MASK_RULES_VERSION})`,
   );
   const maxSeqStmt = db.prepare('SELECT COALESCE(MAX(seq), 0) FROM events').pluck();
 

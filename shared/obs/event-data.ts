@@ -1,11 +1,14 @@
-// The per-kind `data` fields the observability folds read (the spec leaves
-// the payload shapes to svc; README "Observability: event data"). Every
-// reader is total: a field of the wrong type counts as absent, and data that
-// is not a JSON object counts as `{}`, so no stored row can make a read fail.
+// The per-kind `data` fields svc reads: the observability folds here and the
+// OTLP span builder (shared/otel/event-data.ts), so a trace's cost in the
+// built-in views and in an exported span is one number (the spec leaves the
+// payload shapes to svc; README "Observability: event data"). Every reader is
+// total: a field of the wrong type counts as absent, and data that is not a
+// JSON object counts as `{}`, so no stored row can make a read fail.
 //
 //   cost:               { usd?: number, inputTokens?: number, outputTokens?: number, model?: string }
 //                       usd wins; without it the USD comes from the token
-//                       counts through shared/pricing.ts (costUsd).
+//                       counts through shared/pricing.ts (costUsd). The
+//                       spellings model APIs use are read too (usageOf).
 //   tool_result:        { isError?: boolean, ok?: boolean } failed when
 //                       isError === true or ok === false.
 //   error:              { errorClass?: string, message?: string }
@@ -32,8 +35,34 @@ export function parseData(text: string): Data {
   }
 }
 
-const num = (v: unknown): number => (typeof v === 'number' && Number.isFinite(v) && v > 0 ? v : 0);
 const str = (v: unknown): string | null => (typeof v === 'string' && v !== '' ? v : null);
+
+/** A count or an amount: a finite number ≥ 0, else absent. */
+const amount = (v: unknown): number | undefined => (typeof v === 'number' && Number.isFinite(v) && v >= 0 ? v : undefined);
+const first = <T>(...vs: Array<T | undefined>): T | undefined => vs.find((v) => v !== undefined);
+
+/** What an event says about usage, each field absent unless given with the right type. */
+export interface UsageFields {
+  inputTokens?: number | undefined;
+  outputTokens?: number | undefined;
+  /** An explicit USD amount. */
+  usd?: number | undefined;
+  model?: string | undefined;
+}
+
+/**
+ * Usage in the spellings in use: camelCase, snake_case, and a nested `usage`
+ * object as model APIs return it (input/prompt, output/completion tokens).
+ */
+export function usageOf(d: Data): UsageFields {
+  const u: Data = d.usage !== null && typeof d.usage === 'object' && !Array.isArray(d.usage) ? (d.usage as Data) : {};
+  return {
+    inputTokens: first(amount(d.inputTokens), amount(d.input_tokens), amount(u.input_tokens), amount(u.inputTokens), amount(u.prompt_tokens)),
+    outputTokens: first(amount(d.outputTokens), amount(d.output_tokens), amount(u.output_tokens), amount(u.outputTokens), amount(u.completion_tokens)),
+    usd: first(amount(d.usd), amount(d.costUsd), amount(d.cost_usd)),
+    model: str(d.model) ?? str(d.modelId) ?? undefined,
+  };
+}
 
 export interface CostFields {
   usd: number;
@@ -41,14 +70,12 @@ export interface CostFields {
   outputTokens: number;
 }
 
-/** A `cost` event's spend: `usd` when given, else priced from its tokens and model. */
+/** A `cost` event's spend: the explicit USD when given, else priced from its tokens and model. */
 export function costOf(d: Data): CostFields {
-  const inputTokens = num(d.inputTokens);
-  const outputTokens = num(d.outputTokens);
-  const usd = typeof d.usd === 'number' && Number.isFinite(d.usd) && d.usd >= 0
-    ? d.usd
-    : costUsd(str(d.model), inputTokens, outputTokens);
-  return { usd, inputTokens, outputTokens };
+  const u = usageOf(d);
+  const inputTokens = u.inputTokens ?? 0;
+  const outputTokens = u.outputTokens ?? 0;
+  return { usd: u.usd ?? costUsd(u.model, inputTokens, outputTokens), inputTokens, outputTokens };
 }
 
 export function toolFailed(d: Data): boolean {

@@ -8,9 +8,9 @@
 // a recent `since` read newest first, or an old one read oldest first).
 import type { Db } from '../db/open.ts';
 import type { Statement } from 'better-sqlite3';
-import { EVENT_COLUMNS_SQL, type EventRow } from '../events/types.ts';
-import { maskRow } from './mask-row.ts';
-import { allEventRows } from './rows.ts';
+import type { EventRow } from '../events/types.ts';
+import { MASK_RULES_VERSION } from '../redact.ts';
+import { MASKABLE_COLUMNS_SQL, maskStale, readMaskable } from './rows.ts';
 
 export const FEED_LIMIT_MIN = 1;
 export const FEED_LIMIT_MAX = 5000;
@@ -53,12 +53,19 @@ export function splitKinds(csv: string | undefined): string[] {
 
 export interface Feed {
   read(q: FeedQuery): EventRow[];
+  /** The response body `{"events":[...]}` as JSON text: what JSON.stringify({ events: read(q) }) gives. */
+  readJson(q: FeedQuery): string;
 }
 
-export function createFeed(db: Db): Feed {
-  const cache = new Map<string, Statement>();
+/** One row as a JSON object in the wire order of "Orchestration event row" (EVENT_COLUMNS_SQL's). */
+const ROW_JSON_SQL = `json_object('seq', seq, 'id', id, 'ts', ts, 'kind', kind, 'teamId', team_id, 'taskId', task_id,
+  'agentId', agent_id, 'runtime', runtime, 'traceId', trace_id, 'spanId', span_id, 'parentSpanId', parent_span_id,
+  'correlationId', correlation_id, 'data', CAST(data AS TEXT), 'tenantId', tenant_id, 'createdAt', created_at)`;
 
-  const statementFor = (q: FeedQuery): Statement => {
+export function createFeed(db: Db): Feed {
+  const cache = new Map<string, { rows: Statement; json: Statement }>();
+
+  const statementFor = (q: FeedQuery): { rows: Statement; json: Statement } => {
     const where: string[] = [];
     let key = '';
     let index: string | null = null;
@@ -82,24 +89,41 @@ export function createFeed(db: Db): Feed {
       // (kind, ts) for a kinds filter and sorted every row of those kinds
       // (51 ms at 1M events); a (col, seq) index walked in seq order stops
       // after `limit` matches.
-      stmt = db.prepare(
-        `SELECT ${EVENT_COLUMNS_SQL} FROM events ${index ? `INDEXED BY ${index}` : ''}
-         ${where.length > 0 ? `WHERE ${where.join(' AND ')}` : ''}
-         ORDER BY seq ${q.order === 'desc' ? 'DESC' : 'ASC'} LIMIT @limit`,
-      ).raw();
+      const from = `FROM events ${index ? `INDEXED BY ${index}` : ''} ${where.length > 0 ? `WHERE ${where.join(' AND ')}` : ''}`;
+      const order = q.order === 'desc' ? 'DESC' : 'ASC';
+      stmt = {
+        rows: db.prepare(`SELECT ${MASKABLE_COLUMNS_SQL} ${from} ORDER BY seq ${order} LIMIT @limit`).raw(),
+        // The whole array built by SQLite: one string instead of a JS array,
+        // an object and ~15 values per row (a third less time for 500 rows,
+        // and nearly no garbage for the collector to pause on). `stale`
+        // counts rows stored under other masking rules: any, and the answer
+        // is built from objects instead, where those rows are masked again.
+        json: db.prepare(
+          `SELECT '[' || coalesce(group_concat(j, ',' ORDER BY seq ${order}), '') || ']' AS events, total(stale) AS stale
+           FROM (SELECT seq, ${ROW_JSON_SQL} AS j, mask_version <> ${MASK_RULES_VERSION} AS stale ${from} ORDER BY seq ${order} LIMIT @limit)`,
+        ),
+      };
       cache.set(key, stmt);
     }
     return stmt;
   };
 
+  const paramsOf = (q: FeedQuery): Record<string, unknown> => {
+    const params: Record<string, unknown> = { limit: q.limit };
+    for (const [name] of ID_FILTERS) if (q[name] !== undefined) params[name] = q[name];
+    if ((q.kinds?.length ?? 0) > 0) params.kinds = JSON.stringify(q.kinds);
+    if (q.since !== undefined) params.since = q.since;
+    if (q.afterSeq !== undefined) params.afterSeq = q.afterSeq;
+    return params;
+  };
+
+  const read = (q: FeedQuery): EventRow[] => maskStale(readMaskable(statementFor(q).rows, paramsOf(q)));
+
   return {
-    read(q) {
-      const params: Record<string, unknown> = { limit: q.limit };
-      for (const [name] of ID_FILTERS) if (q[name] !== undefined) params[name] = q[name];
-      if ((q.kinds?.length ?? 0) > 0) params.kinds = JSON.stringify(q.kinds);
-      if (q.since !== undefined) params.since = q.since;
-      if (q.afterSeq !== undefined) params.afterSeq = q.afterSeq;
-      return allEventRows(statementFor(q), params).map(maskRow);
+    read,
+    readJson(q) {
+      const r = statementFor(q).json.get(paramsOf(q)) as { events: string; stale: number };
+      return r.stale > 0 ? JSON.stringify({ events: read(q) }) : `{"events":${r.events}}`;
     },
   };
 }

@@ -1,7 +1,8 @@
 // Responses mask an event row's `data` (spec "Observability": all
 // payload-bearing responses mask the data field; numeric telemetry survives).
-// appendEvent already masks before storage; this second pass covers rows
-// written by any other writer of the file (the MCP binaries, an older build).
+// appendEvent already masks before storage and records the rules' version;
+// this second pass covers rows stored under other rules or by a writer that
+// did not say (an older build): see readMaskable in rows.ts.
 //
 // Fast path: maskJsonText parses, walks and re-serialises (~10 ms for a
 // 5,000-event trace). A text is returned as stored only when the full pass
@@ -13,7 +14,6 @@
 // with (shared/redact.ts SENSITIVE_KEY; removing characters across the whole
 // text only adds matches, never loses one). Anything else takes the full pass.
 import { maskJsonText, maskText } from '../redact.ts';
-import type { EventRow } from '../events/types.ts';
 
 /** Every ending of SENSITIVE_KEY in shared/redact.ts, as a substring (passw covers passwd and password, cookie setcookie, secret secretkey). */
 const KEY_WORDS = /token|secret|passw|passphrase|apikey|privatekey|accesskey|credential|authorization|cookie|signature|masterkey|vaultkey/;
@@ -22,9 +22,4 @@ export function maskDataText(text: string): string {
   if (text === '{}') return text;
   if (!text.includes('\\') && !KEY_WORDS.test(text.toLowerCase().replace(/[^a-z0-9]/g, '')) && maskText(text) === text) return text;
   return maskJsonText(text);
-}
-
-export function maskRow(row: EventRow): EventRow {
-  row.data = maskDataText(row.data);
-  return row;
 }

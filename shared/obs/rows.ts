@@ -4,7 +4,9 @@
 // EVENT_COLUMNS_SQL's, in its order (the wire order of "Orchestration event row").
 import type { Statement } from 'better-sqlite3';
 import type { EventKind } from '../events/kinds.ts';
-import type { EventRow } from '../events/types.ts';
+import { EVENT_COLUMNS_SQL, type EventRow } from '../events/types.ts';
+import { MASK_RULES_VERSION } from '../redact.ts';
+import { maskDataText } from './mask-row.ts';
 
 type RawEventRow = [
   number, string, number, EventKind, string | null, string | null, string | null, string | null,
@@ -21,4 +23,32 @@ export function toEventRow(r: RawEventRow): EventRow {
 /** Runs a statement that selects EVENT_COLUMNS_SQL (prepared in raw mode) and builds the rows. */
 export function allEventRows(stmt: Statement, ...params: unknown[]): EventRow[] {
   return (stmt.all(...params) as RawEventRow[]).map(toEventRow);
+}
+
+/** EVENT_COLUMNS_SQL plus mask_version: for reads that answer with masked data. */
+export const MASKABLE_COLUMNS_SQL = `${EVENT_COLUMNS_SQL}, mask_version`;
+
+export interface MaskableRows {
+  rows: EventRow[];
+  /** stale[i]: row i was stored under other masking rules (or by a writer that did not say). */
+  stale: boolean[];
+}
+
+/** Runs a statement that selects MASKABLE_COLUMNS_SQL (raw mode). */
+export function readMaskable(stmt: Statement, ...params: unknown[]): MaskableRows {
+  const raw = stmt.all(...params) as Array<[...RawEventRow, number]>;
+  return { rows: raw.map((r) => toEventRow(r as unknown as RawEventRow)), stale: raw.map((r) => r[15] !== MASK_RULES_VERSION) };
+}
+
+/**
+ * Masks the data of the rows stored under other rules, in place. Rows svc
+ * wrote under the current rules were masked on write, and masking twice
+ * changes nothing (test/unit/mask-row.test.ts), so they are answered as stored.
+ */
+export function maskStale({ rows, stale }: MaskableRows): EventRow[] {
+  for (let i = 0; i < rows.length; i++) {
+    const row = rows[i] as EventRow;
+    if (stale[i]) row.data = maskDataText(row.data);
+  }
+  return rows;
 }

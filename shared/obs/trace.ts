@@ -1,11 +1,10 @@
 // GET /api/obs/traces/:traceId: a trace's events (seq ascending, the first
 // 5,000) and its metrics (spec "Trace metrics"). Metrics are computed from
-// the rows as stored, before the response pass masks `data` again.
+// the rows as stored, before rows stored under other masking rules are masked again.
 import type { Db } from '../db/open.ts';
-import { EVENT_COLUMNS_SQL, type EventRow } from '../events/types.ts';
+import type { EventRow } from '../events/types.ts';
 import { costOf, parseData, toolFailed } from './event-data.ts';
-import { maskRow } from './mask-row.ts';
-import { allEventRows } from './rows.ts';
+import { MASKABLE_COLUMNS_SQL, maskStale, readMaskable } from './rows.ts';
 
 export const TRACE_CAP = 5000;
 
@@ -75,12 +74,14 @@ export interface TraceReader {
 }
 
 export function createTraceReader(db: Db): TraceReader {
-  const stmt = db.prepare(`SELECT ${EVENT_COLUMNS_SQL} FROM events WHERE trace_id = ? ORDER BY seq LIMIT ${TRACE_CAP}`).raw();
+  const stmt = db.prepare(`SELECT ${MASKABLE_COLUMNS_SQL} FROM events WHERE trace_id = ? ORDER BY seq LIMIT ${TRACE_CAP}`).raw();
   return {
     read(traceId) {
-      const rows = allEventRows(stmt, traceId);
-      const metrics = traceMetrics(rows);
-      return { traceId, events: rows.map(maskRow), metrics };
+      const read = readMaskable(stmt, traceId);
+      // Metrics first: they read numbers, which masking never changes, and
+      // the spec computes them from the events before the answer is masked.
+      const metrics = traceMetrics(read.rows);
+      return { traceId, events: maskStale(read), metrics };
     },
   };
 }

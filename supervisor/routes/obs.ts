@@ -47,9 +47,11 @@ export function obsRoutes(app: FastifyInstance, { db, redactor, logger }: AppDep
     }
   };
 
-  app.get('/api/obs/events', async (req, reply) =>
-    answer(reply, 'events', () => ({ events: reads.feed.read(EventsQuery.parse(req.query ?? {})) })),
-  );
+  // The body arrives as JSON text (built by SQLite; shared/obs/feed.ts).
+  app.get('/api/obs/events', async (req, reply) => {
+    const body = answer(reply, 'events', () => reads.feed.readJson(EventsQuery.parse(req.query ?? {})));
+    return typeof body === 'string' ? reply.type('application/json; charset=utf-8').send(body) : body;
+  });
 
   app.get('/api/obs/traces/:traceId', async (req, reply) =>
     answer(reply, 'traces', () => reads.trace.read(TraceParams.parse(req.params).traceId)),

@@ -16,6 +16,7 @@
 import { join } from 'node:path';
 import { checkpointAndClose, openDatabase } from '../../shared/db/open.ts';
 import { uuidv7 } from '../../shared/ids.ts';
+import { MASK_RULES_VERSION } from '../../shared/redact.ts';
 import { removeHome, tempHome } from '../helpers/server.ts';
 import { httpJson } from './lib/http.ts';
 import { leanLoad } from './lib/lean-load.ts';
@@ -45,8 +46,10 @@ export function seedObsLog(dbPath: string): void {
     const taskIds = Array.from({ length: TASKS }, (_, i) => uuidv7(start + i));
     const agentOf = (task: number) => `agent-${team(task)}-${task % AGENTS_PER_TEAM}`;
     const ev = db.prepare(
-      `INSERT INTO events (id, ts, kind, team_id, task_id, agent_id, runtime, trace_id, data, created_at)
-       VALUES (?, ?, ?, ?, ?, ?, 'gateway', ?, ?, ?)`,
+      // mask_version as appendEvent stores it: the seeded data holds no
+      // secrets, so it is what svc's own writer would have stored.
+      `INSERT INTO events (id, ts, kind, team_id, task_id, agent_id, runtime, trace_id, data, created_at, mask_version)
+       VALUES (?, ?, ?, ?, ?, ?, 'gateway', ?, ?, ?, ${MASK_RULES_VERSION})`,
     );
     const task = db.prepare(
       `INSERT INTO tasks (id, team_id, title, status, assignee_agent_id, created_by_agent_id, parent_task_id, runtime, created_at, updated_at)

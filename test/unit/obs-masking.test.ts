@@ -8,7 +8,8 @@ import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import type { EventRow } from '../../shared/events/types.ts';
 import { maskDataText } from '../../shared/obs/mask-row.ts';
-import { isSensitiveKey, maskJsonText } from '../../shared/redact.ts';
+import { maskedDataText } from '../../shared/events/event-log.ts';
+import { MASK_RULES_VERSION, isSensitiveKey, maskJsonText } from '../../shared/redact.ts';
 import { buildTestApp } from '../helpers/app.ts';
 
 const B = '••••';
@@ -97,5 +98,40 @@ void test('Observability: the response masking shortcut answers exactly what the
   // Texts the shortcut must not pass through: an escaped key, a split key word.
   for (const stored of ['{"to\\u006ben":"abc"}', '{"api-Key":"abc"}', '{"note":"Bearer abcdefghijkl"}']) {
     assert.notEqual(maskDataText(stored), stored, stored);
+  }
+});
+
+// Rows appendEvent stored carry MASK_RULES_VERSION and are answered as
+// stored (shared/obs/rows.ts). That is only sound because masking twice
+// changes nothing: what appendEvent stores is a fixed point of the response pass.
+void test('Observability: data masked on write is a fixed point of the response masking (property)', () => {
+  fc.assert(
+    fc.property(fc.dictionary(text, anyTree), (d) => {
+      const stored = maskedDataText(d);
+      assert.equal(maskJsonText(stored), stored);
+      assert.equal(maskDataText(stored), stored);
+    }),
+    { numRuns: 5000 },
+  );
+});
+
+void test('Observability: svc-written rows record the masking rules they went through; rows under other rules are masked again', async (t) => {
+  const { app, runtime } = await buildTestApp(t);
+  const secret = 'sk-abcdefghijklmnopqrstuvwx';
+  const row = runtime.deps.eventLog.append({ kind: 'tool_call', traceId: 'mv', data: { note: `key ${secret}`, n: 7 } });
+  const stored = runtime.deps.db.prepare('SELECT mask_version, data FROM events WHERE seq = ?').get(row.seq) as { mask_version: number; data: string };
+  assert.equal(stored.mask_version, MASK_RULES_VERSION);
+  assert.ok(!stored.data.includes(secret));
+  // A row stored by a writer under older rules (a different version), unmasked.
+  runtime.deps.db.prepare(
+    `INSERT INTO events (id, ts, kind, trace_id, data, created_at, mask_version) VALUES ('old-1', ?, 'tool_call', 'mv', ?, ?, ?)`,
+  ).run(Date.now(), JSON.stringify({ apiKey: 'plain-secret', note: `x ${secret}`, n: 8 }), Date.now(), MASK_RULES_VERSION === 1 ? 2 : 1);
+  for (const url of ['/api/obs/events?traceId=mv', '/api/obs/traces/mv']) {
+    const { events } = (await app.inject({ url })).json() as { events: EventRow[] };
+    assert.equal(events.length, 2, url);
+    for (const e of events) {
+      assert.ok(!e.data.includes(secret) && !e.data.includes('plain-secret'), `${url}: ${e.data}`);
+    }
+    assert.deepEqual(JSON.parse(events[1]?.data ?? ''), { apiKey: B, note: `x ${B}`, n: 8 });
   }
 });

@@ -5,6 +5,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import type { EventRow } from '../../shared/events/types.ts';
+import { traceMetrics } from '../../shared/obs/trace.ts';
 import { costUsd } from '../../shared/pricing.ts';
 import { createSpanBuilder, otelSpanId, otelTraceId, otlpTracesUrl, throttled, type FinishedSpan } from '../../shared/otel/index.ts';
 
@@ -192,4 +193,23 @@ void test('Observability: OTLP export logs a recurring failure at most once per 
   now = 60_000;
   warn({ n: 4 }, 'x');
   assert.deepEqual(lines, [{ n: 1 }, { n: 4, suppressed: 2 }]);
+});
+
+void test('Trace metrics and OTLP export: a trace costs the same in the built-in metrics and in the exported span, whatever spelling the cost events use', () => {
+  const common = { traceId: W3C_TRACE, spanId: 'work' };
+  const rows = [
+    row('span_start', { ...common, data: { name: 'work' } }),
+    row('cost', { ...common, data: { model: 'no-such-model', usage: { prompt_tokens: 1000, completion_tokens: 200 } } }),
+    row('cost', { ...common, data: { cost_usd: 0.5, input_tokens: 10, output_tokens: 5 } }),
+    row('cost', { ...common, data: { inputTokens: 2000, outputTokens: 0 } }),
+    row('span_end', common),
+  ];
+  const [span] = feed(rows);
+  const metrics = traceMetrics(rows);
+  const expected = costUsd('no-such-model', 1000, 200) + 0.5 + costUsd(null, 2000, 0);
+  assert.ok(Math.abs(metrics.totalCostUsd - expected) < 1e-12, `metrics ${metrics.totalCostUsd} vs ${expected}`);
+  assert.equal(span?.attributes['svc.cost_usd'], metrics.totalCostUsd);
+  assert.equal(metrics.inputTokens, 3010);
+  assert.equal(span?.attributes['gen_ai.usage.input_tokens'], 3010);
+  assert.equal(span?.attributes['gen_ai.usage.output_tokens'], metrics.outputTokens);
 });
