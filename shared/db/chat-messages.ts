@@ -1,5 +1,6 @@
 // The chat-messages table: one transcript entry (JSON) per row; the row id is
-// the stream cursor; inserts are idempotent on entryId.
+// the stream cursor; inserts are idempotent on entryId. Page reads and the
+// per-session delete serve the chat-history routes.
 import type { Db } from './open.ts';
 import type { Tx } from './tx.ts';
 
@@ -16,6 +17,13 @@ export interface ChatMessages {
   /** Inserts entries that carry an entryId; returns the rows actually inserted (duplicates skipped). */
   insert(sessionKey: string, entries: ReadonlyArray<Record<string, unknown>>): ChatRow[];
   maxId(): number;
+  /**
+   * Up to `limit` rows of one session with id below `before` (all rows when
+   * null), newest first. Rows are returned raw: parsing is the caller's rule.
+   */
+  pageBefore(sessionKey: string, before: number | null, limit: number): ChatRow[];
+  /** Deletes every row of the session; returns how many went. */
+  deleteSession(sessionKey: string): number;
 }
 
 export function createChatMessages(
@@ -30,6 +38,13 @@ export function createChatMessages(
      RETURNING id, entry_id AS entryId, session_key AS sessionKey, entry, created_at AS createdAt`,
   );
   const maxIdStmt = db.prepare('SELECT COALESCE(MAX(id), 0) FROM chat_messages').pluck();
+  // Served by the (session_key, id) index: a page is one range scan.
+  const pageStmt = db.prepare(
+    `SELECT id, entry_id AS entryId, session_key AS sessionKey, entry, created_at AS createdAt
+     FROM chat_messages WHERE session_key = @sessionKey AND (@before IS NULL OR id < @before)
+     ORDER BY id DESC LIMIT @limit`,
+  );
+  const deleteSessionStmt = db.prepare('DELETE FROM chat_messages WHERE session_key = ?');
   return {
     insert(sessionKey, entries) {
       const rows = tx.run(() => {
@@ -45,5 +60,7 @@ export function createChatMessages(
       return rows;
     },
     maxId: () => maxIdStmt.get() as number,
+    pageBefore: (sessionKey, before, limit) => pageStmt.all({ sessionKey, before, limit }) as ChatRow[],
+    deleteSession: (sessionKey) => deleteSessionStmt.run(sessionKey).changes,
   };
 }

@@ -15,10 +15,11 @@ import { obsReads } from './obs-reads.ts';
 import { DIST_ENTRY } from './lib/svc.ts';
 import type { Benchmark, BenchResult } from './lib/types.ts';
 import { settingsThroughput } from './settings-throughput.ts';
+import { skillScan } from './skill-scan.ts';
 import { sseFanout } from './sse-fanout.ts';
 import { teamsList } from './teams-list.ts';
 
-const ALL: Benchmark[] = [settingsThroughput, teamsList, sseFanout, boardClaim, boot, obsIngest, obsReads];
+const ALL: Benchmark[] = [settingsThroughput, teamsList, sseFanout, boardClaim, boot, obsIngest, obsReads, skillScan];
 
 interface Row extends Partial<BenchResult> {
   name: string;

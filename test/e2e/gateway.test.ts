@@ -21,6 +21,7 @@ import { loadOrCreateDeviceIdentity } from '../../shared/gateway/device-identity
 import { startFakeModel, type FakeModel } from '../helpers/fake-model.ts';
 import { gatewayConfigScenario } from './gateway/config-scenario.ts';
 import { execScenario } from './gateway/exec-scenario.ts';
+import { resetContextScenario } from './gateway/reset-context.ts';
 import { existsSync, readFileSync } from 'node:fs';
 import { ensureGatewayInstalled, gatewayEnv, killGroup, OPENCLAW_VERSION, prepareGatewayState } from '../helpers/real-gateway.ts';
 import { approveDeviceScenario, postFrames, restartThroughSvc, startThroughSvc, stopThroughSvc } from './gateway/lifecycle-scenario.ts';
@@ -212,6 +213,11 @@ void test('System: PATCH gateway-config lands in openclaw.json and the running g
 
 void test('Exec settings and standing exec grants against the real gateway: read, revoke, already-absent, blocked-wildcard, execAsk written to the policy', async () => {
   await execScenario(scenarioContext());
+});
+
+void test('Smaller resources → Chat history: reset-context resets the real gateway session (its history holds no earlier turn) and reports it as reset', async () => {
+  if (!direct) throw new Error('no direct gateway session (did the start test fail?)');
+  await resetContextScenario({ svcBase: svc.base, session: direct });
 });
 
 void test('Authentication 9: a connect through the proxy that carries an Origin is NOT_PAIRED until approve-device approves svc\'s device; then it connects', async () => {

@@ -1,0 +1,79 @@
+// The cost_records table: one place for every read and write of a cost row.
+// A row is priced when recorded (shared/pricing.ts, the one pricing truth),
+// so a later change to the table never rewrites what was spent.
+import type { AgentStore } from '../agents/store.ts';
+import type { Db } from '../db/open.ts';
+import type { Tx } from '../db/tx.ts';
+import { uuidv7 } from '../ids.ts';
+import { costUsd } from '../pricing.ts';
+import type { CostListQuery, CostRecordCreate } from './schemas.ts';
+import { createCostSummary, type CostSummary } from './summary.ts';
+
+export interface CostRecord {
+  id: string;
+  agentId: string;
+  teamId: string | null;
+  runId: string | null;
+  sessionKey: string | null;
+  model: string | null;
+  inputTokens: number;
+  outputTokens: number;
+  costUsd: number;
+  createdAt: number;
+}
+
+export interface CostRecords {
+  /** Newest first, at most `limit` rows. */
+  list(query: CostListQuery): CostRecord[];
+  /** Prices and inserts one run's usage, upserting a placeholder agent row in the same transaction. */
+  record(input: CostRecordCreate): CostRecord;
+  /** The last 30 UTC days: totals, per agent, per day (zero-filled). */
+  summary(): CostSummary;
+}
+
+export const COST_COLUMNS_SQL = `id, agent_id AS agentId, team_id AS teamId, run_id AS runId, session_key AS sessionKey,
+  model, input_tokens AS inputTokens, output_tokens AS outputTokens, cost_usd AS costUsd, created_at AS createdAt`;
+
+export function createCostRecords(deps: { db: Db; tx: Tx; agents: AgentStore; now?: () => number }): CostRecords {
+  const { db, tx, agents, now = Date.now } = deps;
+  // id breaks ties within one millisecond: UUIDv7 ids are time-ordered.
+  const listStmt = db.prepare(
+    `SELECT ${COST_COLUMNS_SQL} FROM cost_records
+     WHERE (@agentId IS NULL OR agent_id = @agentId)
+       AND (@teamId IS NULL OR team_id = @teamId)
+     ORDER BY created_at DESC, id DESC
+     LIMIT @limit`,
+  );
+  const insertStmt = db.prepare(
+    `INSERT INTO cost_records (id, agent_id, team_id, run_id, session_key, model, input_tokens, output_tokens, cost_usd, created_at)
+     VALUES (@id, @agentId, @teamId, @runId, @sessionKey, @model, @inputTokens, @outputTokens, @costUsd, @createdAt)`,
+  );
+  const summary = createCostSummary(db, now);
+
+  return {
+    list: (q) => listStmt.all({ agentId: q.agentId ?? null, teamId: q.teamId ?? null, limit: q.limit }) as CostRecord[],
+    record(input) {
+      const createdAt = now();
+      const row: CostRecord = {
+        id: uuidv7(createdAt),
+        agentId: input.agentId,
+        teamId: input.teamId,
+        runId: input.runId,
+        sessionKey: input.sessionKey,
+        model: input.model,
+        inputTokens: input.inputTokens,
+        outputTokens: input.outputTokens,
+        costUsd: costUsd(input.model, input.inputTokens, input.outputTokens),
+        createdAt,
+      };
+      // Together: a cost row never lands without its agent row, nor the
+      // placeholder agent without the cost that called for it.
+      tx.run(() => {
+        agents.ensure(input.agentId);
+        insertStmt.run(row);
+      });
+      return row;
+    },
+    summary,
+  };
+}

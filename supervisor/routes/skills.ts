@@ -1,0 +1,41 @@
+// Spec "Smaller resources" → "Skills": list (optional agentId filter), install
+// behind the injection scan (422 with findings when it finds anything), and
+// remove an agent from a skill. Field names the spec leaves open are in the README.
+import type { FastifyInstance } from 'fastify';
+import { createAuditLog } from '../../shared/governance/index.ts';
+import { SKILL_MESSAGES as M, SkillDeleteQuery, SkillInstallSchema, SkillListQuery, createSkillStore } from '../../shared/skills/index.ts';
+import type { AppDeps } from '../deps.ts';
+import { HttpError, badRequest } from '../http-error.ts';
+import { objectBody, parseOr400 } from '../validate.ts';
+
+export function skillsRoutes(app: FastifyInstance, { db, tx, logger, redactor }: AppDeps): void {
+  const skills = createSkillStore(db, tx, createAuditLog(db));
+
+  app.get('/api/skills', async (req) => {
+    const { agentId } = SkillListQuery.parse(req.query);
+    try {
+      return { skills: skills.list(agentId) };
+    } catch (err) {
+      // The spec's list failure carries `skills: []` beside the error.
+      logger.error({ err }, 'skills list failed');
+      const code = (err as { code?: unknown }).code;
+      const message = typeof code === 'string' && code.startsWith('SQLITE_') ? `database error (${code})` : M.listFailed;
+      throw new HttpError(500, message, { skills: [] });
+    }
+  });
+
+  app.post('/api/skills', { config: { badJsonMessage: M.bodyRequired } }, async (req) => {
+    const input = parseOr400(SkillInstallSchema, objectBody(req.body, M.bodyRequired));
+    const result = skills.install(input);
+    // Excerpts are masked by the scan; the redactor also knows the exact secrets in play.
+    if (result.outcome === 'blocked') throw new HttpError(422, M.blocked, { findings: redactor.deep(result.findings) });
+    return result.skill;
+  });
+
+  app.delete('/api/skills', async (req) => {
+    const q = SkillDeleteQuery.safeParse(req.query);
+    if (!q.success) throw badRequest(M.deleteRequired);
+    const { outcome, skill } = skills.remove(q.data.id, q.data.agentId);
+    return { ok: true, outcome, skill };
+  });
+}
