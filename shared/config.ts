@@ -58,6 +58,21 @@ const EnvSchema = z.object({
   SVC_GATEWAY_PACKAGE: optionalString,
   SVC_UPDATE_PACKAGE: optionalString,
   SVC_UPDATE_REGISTRY: optionalString,
+  SVC_CATALOG_DIR: optionalString,
+  SVC_SEARCH_URL: optionalString,
+  SVC_SEARCH_API_KEY: optionalString,
+  SVC_EMBEDDINGS_URL: optionalString,
+  SVC_EMBEDDINGS_MODEL: optionalString,
+  SVC_EMBEDDINGS_API_KEY: optionalString,
+  SVC_MCP_MAX_SESSIONS: z.preprocess(
+    (v) => (typeof v === 'string' && v.trim() !== '' ? Number(v) : undefined),
+    z.number().int().min(1).max(100_000).optional().catch(undefined),
+  ),
+  SVC_MCP_SESSION_IDLE_MS: z.preprocess(
+    (v) => (typeof v === 'string' && v.trim() !== '' ? Number(v) : undefined),
+    z.number().int().min(1000).optional().catch(undefined),
+  ),
+  SVC_CATALOG_INDEX_URL: optionalString,
   SVC_TAIL_INTERVAL_MS: z.preprocess(
     (v) => (typeof v === 'string' && v.trim() !== '' ? Number(v) : undefined),
     z.number().int().min(10).max(60_000).optional().catch(undefined),
@@ -103,6 +118,23 @@ export interface Config {
   readonly updatePackage: string;
   /** npm registry asked for svc's latest release; null when `SVC_UPDATE_REGISTRY=off`. */
   readonly updateRegistry: string | null;
+  /** A local catalog folder (`SVC_CATALOG_DIR`, default `<svcHome>/catalog`): read first. */
+  readonly catalogDir: string;
+  /** The remote catalog index; null when `SVC_CATALOG_INDEX_URL=off`. */
+  readonly catalogIndexUrl: string | null;
+  /** The web_search provider: a SearXNG-style JSON search endpoint (`SVC_SEARCH_URL`); null hides web_search. */
+  readonly searchUrl: string | null;
+  /** Sent as a bearer token to the search provider (`SVC_SEARCH_API_KEY`): a secret. */
+  readonly searchApiKey: string | null;
+  /** An OpenAI-compatible embeddings endpoint for memory search (`SVC_EMBEDDINGS_URL`); null = full-text search only. */
+  readonly embeddingsUrl: string | null;
+  readonly embeddingsModel: string;
+  /** Sent as a bearer token to the embeddings endpoint (`SVC_EMBEDDINGS_API_KEY`): a secret. */
+  readonly embeddingsApiKey: string | null;
+  /** Open MCP Streamable HTTP sessions allowed at once (`SVC_MCP_MAX_SESSIONS`). */
+  readonly mcpMaxSessions: number;
+  /** An MCP session unused this long is closed (`SVC_MCP_SESSION_IDLE_MS`). */
+  readonly mcpSessionIdleMs: number;
   /** Poll interval of the tail worker (spec: 750 ms). */
   readonly tailIntervalMs: number;
   /** Whether a browser can be opened (a display exists and this is not CI). */
@@ -114,6 +146,10 @@ export interface Config {
 export const DEFAULT_GATEWAY_PACKAGE = 'openclaw@^2026.5';
 export const DEFAULT_UPDATE_PACKAGE = 'svc';
 export const DEFAULT_UPDATE_REGISTRY = 'https://registry.npmjs.org';
+export const DEFAULT_CATALOG_INDEX_URL = 'https://catalog.svc.dev/v1/index.json';
+export const DEFAULT_EMBEDDINGS_MODEL = 'text-embedding-3-small';
+export const DEFAULT_MCP_MAX_SESSIONS = 1000;
+export const DEFAULT_MCP_SESSION_IDLE_MS = 30 * 60_000;
 export const DEFAULT_APPROVAL_TTL_MS = 10 * 60_000;
 export const DEFAULT_TAIL_INTERVAL_MS = 750;
 
@@ -202,6 +238,15 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     gatewayPackage: e.SVC_GATEWAY_PACKAGE ?? DEFAULT_GATEWAY_PACKAGE,
     updatePackage: e.SVC_UPDATE_PACKAGE ?? DEFAULT_UPDATE_PACKAGE,
     updateRegistry: e.SVC_UPDATE_REGISTRY?.trim().toLowerCase() === 'off' ? null : (e.SVC_UPDATE_REGISTRY ?? DEFAULT_UPDATE_REGISTRY).replace(/\/+$/, ''),
+    catalogDir: e.SVC_CATALOG_DIR ? abs(e.SVC_CATALOG_DIR) : join(svcHome, 'catalog'),
+    catalogIndexUrl: e.SVC_CATALOG_INDEX_URL?.trim().toLowerCase() === 'off' ? null : (e.SVC_CATALOG_INDEX_URL ?? DEFAULT_CATALOG_INDEX_URL),
+    searchUrl: e.SVC_SEARCH_URL ?? null,
+    searchApiKey: e.SVC_SEARCH_API_KEY ?? null,
+    embeddingsUrl: e.SVC_EMBEDDINGS_URL ?? null,
+    embeddingsModel: e.SVC_EMBEDDINGS_MODEL ?? DEFAULT_EMBEDDINGS_MODEL,
+    embeddingsApiKey: e.SVC_EMBEDDINGS_API_KEY ?? null,
+    mcpMaxSessions: e.SVC_MCP_MAX_SESSIONS ?? DEFAULT_MCP_MAX_SESSIONS,
+    mcpSessionIdleMs: e.SVC_MCP_SESSION_IDLE_MS ?? DEFAULT_MCP_SESSION_IDLE_MS,
     tailIntervalMs: e.SVC_TAIL_INTERVAL_MS ?? DEFAULT_TAIL_INTERVAL_MS,
     canOpenBrowser: !truthy(e.CI) && (process.platform !== 'linux' || Boolean(e.DISPLAY ?? e.WAYLAND_DISPLAY)),
     packageRoot,

@@ -23,6 +23,16 @@ import { execSettingsRoutes } from './routes/exec-settings.ts';
 import { execAllowlistRoutes } from './routes/exec-allowlist.ts';
 import { teamContextRoutes } from './routes/team-context.ts';
 import { teamsRoutes } from './routes/teams.ts';
+import { costRecordsRoutes } from './routes/costs.ts';
+import { fleetRoutes } from './routes/fleet.ts';
+import { chatHistoryRoutes } from './routes/chat-history.ts';
+import { graphLayoutRoutes } from './routes/graph-layout.ts';
+import { personalityRoutes } from './routes/personality.ts';
+import { skillsRoutes } from './routes/skills.ts';
+import { governanceRoutes } from './routes/governance.ts';
+import { catalogRoutes } from './routes/catalog.ts';
+import { toolsRoutes } from './routes/tools.ts';
+import { mcpRoutes } from './routes/mcp.ts';
 
 export const BODY_LIMIT_BYTES = 2 * 1024 * 1024;
 /** Time allowed to receive a whole request (headers and body). */
@@ -83,7 +93,9 @@ export function buildApp(deps: AppDeps): FastifyInstance {
   evalRoutes(app, deps);
   systemRoutes(app, deps);
   systemConfigRoutes(app, deps);
-  // The spec: /api/exec-settings/all and /api/exec-allowlist/revoke before their shorter prefixes.
+  // The spec: /api/cost-records/summary, /api/exec-settings/all and
+  // /api/exec-allowlist/revoke before their shorter prefixes.
+  costRecordsRoutes(app, deps);
   execSettingsRoutes(app, deps);
   execAllowlistRoutes(app, deps);
   teamsRoutes(app, deps);
@@ -91,6 +103,15 @@ export function buildApp(deps: AppDeps): FastifyInstance {
   agentsRoutes(app, deps);
   boardRoutes(app, deps);
   leadRoutes(app, deps);
+  fleetRoutes(app, deps);
+  chatHistoryRoutes(app, deps);
+  graphLayoutRoutes(app, deps);
+  personalityRoutes(app, deps);
+  skillsRoutes(app, deps);
+  governanceRoutes(app, deps);
+  catalogRoutes(app, deps);
+  toolsRoutes(app, deps);
+  mcpRoutes(app, deps);
 
   const ui = createStaticUi(join(deps.config.packageRoot, 'ui', 'dist'));
   app.setNotFoundHandler((req, reply) => {

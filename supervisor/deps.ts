@@ -1,8 +1,10 @@
 // What routes are given: built once in main.ts (or by a test), passed down.
+import type { Broker } from '../shared/broker/index.ts';
 import type { Config } from '../shared/config.ts';
 import type { DeviceIdentity } from '../shared/gateway/device-identity.ts';
 import type { ConnectionStatus } from '../shared/gateway/connection.ts';
 import type { GatewayHostHandle } from './gateway-host-service.ts';
+import type { McpHost } from './mcp-host.ts';
 import type { Vault } from '../shared/vault/index.ts';
 import type { JobPool } from './pool.ts';
 import type { IngestService } from './ingest-service.ts';
@@ -81,4 +83,8 @@ export interface AppDeps {
   gateway: GatewayBridge;
   /** The gateway-host worker (lifecycle, installs, CLI). */
   gatewayHost: GatewayHostHandle;
+  /** The tools broker: builtin tools, the approval queue, the audit log. */
+  broker: Broker;
+  /** The in-process MCP servers (Streamable HTTP sessions under /api/mcp/*). */
+  mcp: McpHost;
 }

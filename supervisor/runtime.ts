@@ -8,6 +8,7 @@ import { checkpointAndClose, openDatabase } from '../shared/db/open.ts';
 import { createSettingsTable } from '../shared/db/settings-table.ts';
 import { createTx } from '../shared/db/tx.ts';
 import { createDomain } from '../shared/domain.ts';
+import { memoryStoreFor } from '../shared/memory/index.ts';
 import { createEventLog } from '../shared/events/event-log.ts';
 import { createEventQueries } from '../shared/events/queries.ts';
 import type { EventRow } from '../shared/events/types.ts';
@@ -18,7 +19,9 @@ import { createRedactor, isSensitiveKey } from '../shared/redact.ts';
 import { readStudioAccessToken } from '../shared/settings/index.ts';
 import { createVault } from '../shared/vault/index.ts';
 import { loadOrCreateDeviceIdentity, type DeviceIdentity } from '../shared/gateway/device-identity.ts';
+import { createBroker } from '../shared/broker/index.ts';
 import { createAgentSource } from './agent-source.ts';
+import { createMcpHost } from './mcp-host.ts';
 import { createGatewayProxy } from './gateway-proxy.ts';
 import { startOtelExport } from './otel-export.ts';
 import { createIngestService } from './ingest-service.ts';
@@ -70,7 +73,7 @@ export function createRuntime(config: Config, logger: Logger, opts: RuntimeOptio
   // Every exact secret in play, for the one redactor.
   // OTLP headers whose names say they are credentials (Authorization, api keys) count as secrets too.
   const otlpSecrets = Object.entries(config.otlpHeaders).filter(([k]) => isSensitiveKey(k)).map(([, v]) => v);
-  const redactor = createRedactor(() => [accessToken, settings.resolved().token, config.secretsMasterKey, ...otlpSecrets]);
+  const redactor = createRedactor(() => [accessToken, settings.resolved().token, config.secretsMasterKey, config.searchApiKey, config.embeddingsApiKey, ...otlpSecrets]);
 
   const watermarks = new Float64Array(new SharedArrayBuffer(2 * Float64Array.BYTES_PER_ELEMENT));
   const supervisor = new Supervisor(logger);
@@ -123,6 +126,8 @@ export function createRuntime(config: Config, logger: Logger, opts: RuntimeOptio
 
   const pool = createJobPool();
   let boundPort: number | null = null;
+  // Set once deps exist (the MCP host serves from them); the health check asks it lazily.
+  let mcpProbes: () => McpProbe[] = opts.mcpProbes ?? (() => []);
   const health = createHealthService(() => ({
     config,
     paths,
@@ -132,7 +137,7 @@ export function createRuntime(config: Config, logger: Logger, opts: RuntimeOptio
     gatewayUrl: () => settings.gatewayUrl(),
     gatewayConnection: () => agentSource.connection.settled(5000),
     apiPort: boundPort,
-    mcpProbes: opts.mcpProbes ?? (() => []),
+    mcpProbes: () => mcpProbes(),
     otlpEndpoint: config.otlpTracesEndpoint ?? config.otlpEndpoint,
     workers: async () => {
       const stats = tail ? await tail.request('stats', {}, { timeoutMs: 1000 }) : null;
@@ -141,7 +146,8 @@ export function createRuntime(config: Config, logger: Logger, opts: RuntimeOptio
   }));
 
   const settingsTable = createSettingsTable(db);
-  const deps: AppDeps = {
+  const broker = createBroker({ db, tx, config, paths, logger, redactor, eventLog });
+  const base: Omit<AppDeps, 'mcp'> = {
     config,
     logger,
     redactor,
@@ -153,7 +159,8 @@ export function createRuntime(config: Config, logger: Logger, opts: RuntimeOptio
     ingest,
     eventQueries: createEventQueries(db),
     chatMessages,
-    domain: createDomain({ db, tx, settingsTable, eventLog, logger }),
+    // The activity summary reads saved memory; MCP sessions on this connection share the store.
+    domain: createDomain({ db, tx, settingsTable, eventLog, logger, memory: memoryStoreFor({ db, tx, logger, config }) }),
     hubs,
     sse: new SseRegistry(),
     settings,
@@ -167,7 +174,10 @@ export function createRuntime(config: Config, logger: Logger, opts: RuntimeOptio
     deviceIdentity,
     gateway: agentSource,
     gatewayHost,
+    broker,
   };
+  const deps: AppDeps = { ...base, mcp: createMcpHost(base) };
+  if (!opts.mcpProbes) mcpProbes = () => deps.mcp.probes();
 
   deps.upgrades.setGatewayHandler(proxy.handle);
   const otel = startOtelExport({ config, logger, events: hubs.events });
@@ -183,6 +193,7 @@ export function createRuntime(config: Config, logger: Logger, opts: RuntimeOptio
     async close() {
       deps.sse.closeAll();
       proxy.closeAll();
+      await deps.mcp.close();
       await agentSource.stop();
       await otel.shutdown();
       await supervisor.stopAll();

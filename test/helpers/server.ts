@@ -41,6 +41,9 @@ export function testEnv(home: string, extra: Record<string, string> = {}): NodeJ
     OPENCLAW_STATE_DIR: join(home, 'gateway-state'),
     LOG_LEVEL: 'warn',
     CI: 'true',
+    // No test reaches past loopback: remote defaults are off unless a test points them at a local server.
+    SVC_CATALOG_INDEX_URL: 'off',
+    SVC_UPDATE_REGISTRY: 'off',
     ...extra,
   };
 }

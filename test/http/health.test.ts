@@ -36,7 +36,15 @@ void test('GET /api/health: checks in the spec order, defaults in config, resolv
   assert.equal(byId.get('databaseIntegrity')?.message, 'integrity_check ok');
   assert.equal(byId.get('vaultPerms')?.detail?.skipped, true, 'fresh install: no secrets dir yet');
   assert.equal(byId.get('apiPortFileMatches')?.detail?.skipped, true, 'no port bound in inject tests');
-  assert.equal(byId.get('mcpServersHealthy')?.detail?.skipped, true);
+  // The four in-process MCP servers answer tools/list (web_search is hidden without SVC_SEARCH_URL).
+  const mcp = byId.get('mcpServersHealthy');
+  assert.equal(mcp?.ok, true, mcp?.message);
+  assert.deepEqual(mcp?.detail?.servers, [
+    { name: 'tasks', ok: true, tools: 4 },
+    { name: 'memory', ok: true, tools: 3 },
+    { name: 'tools', ok: true, tools: 3 },
+    { name: 'teamchat', ok: true, tools: 2 },
+  ]);
   assert.deepEqual(r.config, {
     logLevel: 'info', budgetPosture: 'track-and-warn', budgetHardCapUsdCents: null,
     budgetWarnSoftPct: 80, otelEnabledByDefault: false, otelActive: false,

@@ -1,0 +1,19 @@
+// The MCP folder's public surface: the four server factories, their session
+// binding, the health probe, the stdio runner and the attach snippets.
+export { BINDING_PARAMS, BINDING_VALUE_MAX, BindingError, bindingFromEnv, bindingFromQuery } from './binding.ts';
+export type { BindingParam } from './binding.ts';
+export { ACCESS_COOKIE, MCP_RUNTIMES, MCP_TRANSPORTS, TOKEN_PLACEHOLDER, mcpAttachConfig, shellWord } from './config-snippet.ts';
+export type { AttachConfig, AttachInput, McpRuntime, McpTransport } from './config-snippet.ts';
+export { createMcpContext, stdioRedactor } from './context.ts';
+export type { OwnedMcpContext } from './context.ts';
+export { PROBE_TIMEOUT_MS, listToolNames, mcpProbe } from './probe.ts';
+export { errorResult, okResult, runTool, toolFailure } from './results.ts';
+export { MCP_SERVER_FACTORIES, isMcpServerName } from './servers.ts';
+export { runStdio } from './stdio.ts';
+export { createTasksServer } from './tasks-server.ts';
+export { POST_TEXT_MAX, PREVIEW_MAX, SUBSCRIBE_LIMIT_DEFAULT, SUBSCRIBE_LIMIT_MAX, createTeamChatPosts, previewOf, roomOf } from './team-chat-posts.ts';
+export type { NewPost, TeamChatPost, TeamChatPosts } from './team-chat-posts.ts';
+export { SUBSCRIBE_WAIT_MAX_MS, createTeamChatServer, teamChatBinding } from './teamchat-server.ts';
+export type { TeamChatBinding } from './teamchat-server.ts';
+export { MCP_SERVER_NAMES } from './types.ts';
+export type { McpBinding, McpContext, McpServerFactory, McpServerName } from './types.ts';

@@ -1,0 +1,71 @@
+// The tasks MCP server (spec "Tools broker and MCP": list_tasks, create_task,
+// claim_task, add_comment). Each tool calls the board functions of shared/
+// that the /api/tasks routes call, with the routes' input schemas, so an
+// agent meets the same rules: a lost claim is refused ("task already
+// claimed", the route's 409) and is not retried here.
+import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { z } from 'zod';
+import { ClaimSchema, CommentSchema, LIST_LIMIT_MAX, TaskCreateSchema, TaskListQuerySchema } from '../board/schemas.ts';
+import { okResult, runTool } from './results.ts';
+import type { McpServerFactory } from './types.ts';
+
+const TaskId = z.string().min(1, 'must be a non-empty string').max(200).describe('the task id');
+const Filter = z.string().min(1).max(200);
+
+export const ListTasksInput = TaskListQuerySchema.extend({
+  teamId: Filter.optional().describe('only tasks of this team'),
+  assigneeAgentId: Filter.optional().describe('only tasks assigned to this agent'),
+  parentTaskId: Filter.optional().describe('only subtasks of this task'),
+  limit: z.number().int().min(1).max(LIST_LIMIT_MAX).optional().describe(`at most this many tasks (1-${LIST_LIMIT_MAX}, default 500), oldest first`),
+});
+export const CreateTaskInput = TaskCreateSchema;
+export const ClaimTaskInput = z.object({ taskId: TaskId, agentId: ClaimSchema.shape.agentId.describe('the agent that takes the task') });
+export const AddCommentInput = CommentSchema.extend({ taskId: TaskId });
+
+export const createTasksServer: McpServerFactory = (ctx) => {
+  const { board } = ctx.domain;
+  const server = new McpServer({ name: 'svc-tasks', version: ctx.config.version });
+
+  server.registerTool(
+    'list_tasks',
+    {
+      description: 'List tasks on the svc board, oldest first, optionally filtered by team, status, assignee or parent task.',
+      inputSchema: ListTasksInput,
+      annotations: { readOnlyHint: true },
+    },
+    (args) => runTool(ctx, 'list_tasks', () => okResult({ tasks: board.list(args) })),
+  );
+
+  server.registerTool(
+    'create_task',
+    {
+      description: 'Create a task (status todo). Optional team, assignee, creator agent, parent task, runtime and dependencies (task ids it waits for).',
+      inputSchema: CreateTaskInput,
+    },
+    (args) => runTool(ctx, 'create_task', () => okResult({ task: board.create(args) })),
+  );
+
+  server.registerTool(
+    'claim_task',
+    {
+      description:
+        'Claim a todo task for an agent (it moves to in_progress). Atomic: when two agents claim one task, one wins and the other gets "task already claimed". A refused claim is final; do not retry it.',
+      inputSchema: ClaimTaskInput,
+    },
+    (args) => runTool(ctx, 'claim_task', () => okResult({ task: board.claim(args.taskId, args.agentId) })),
+  );
+
+  server.registerTool(
+    'add_comment',
+    {
+      description: 'Add a comment to a task, optionally naming the agent that wrote it.',
+      inputSchema: AddCommentInput,
+    },
+    (args) =>
+      runTool(ctx, 'add_comment', () =>
+        okResult({ comment: board.comment(args.taskId, { body: args.body, authorAgentId: args.authorAgentId }) }),
+      ),
+  );
+
+  return server;
+};

@@ -1,0 +1,42 @@
+// The tools MCP server: the broker's available tools (an unavailable one,
+// e.g. web_search without SVC_SEARCH_URL, is not in tools/list). Every call
+// goes through ctx.broker, so it is validated, decided, audited and, for a
+// destructive tool, held until a human resolves the approval (or it expires,
+// or the request is cancelled: `extra.signal` stops the wait).
+//
+// Identity: the caller is the binding's `agentId` (attach URL query
+// `?agentId=` over HTTP, or the binary's binding environment), read once at
+// initialize; with none the caller is anonymous (agentId null), and an
+// anonymous caller never benefits from a sticky allow_always. Tool arguments
+// never set the identity. `taskId` and `tenantId` bind the same way.
+import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { CallToolResult, ToolAnnotations } from '@modelcontextprotocol/sdk/types.js';
+import type { ModelTool } from '../broker/index.ts';
+import type { McpBinding, McpServerFactory } from './types.ts';
+
+const ANNOTATIONS: Readonly<Record<ModelTool['risk'], ToolAnnotations>> = {
+  safe: { destructiveHint: false, openWorldHint: false },
+  external: { readOnlyHint: true, openWorldHint: true },
+  destructive: { destructiveHint: true, openWorldHint: false },
+};
+
+const bound = (binding: McpBinding, key: string): string | null => {
+  const v = binding[key]?.trim();
+  return v ? v : null;
+};
+
+export const createToolsServer: McpServerFactory = (ctx, binding) => {
+  const server = new McpServer({ name: 'svc-tools', version: ctx.config.version });
+  const who = { agentId: bound(binding, 'agentId'), taskId: bound(binding, 'taskId'), tenantId: bound(binding, 'tenantId') };
+  for (const tool of ctx.broker.modelTools()) {
+    server.registerTool(
+      tool.name,
+      { description: tool.description, inputSchema: tool.input, annotations: ANNOTATIONS[tool.risk] },
+      async (args: unknown, extra): Promise<CallToolResult> => {
+        const result = await ctx.broker.call(tool.name, args, { ...who, signal: extra.signal });
+        return { content: [{ type: 'text', text: result.text }], isError: result.isError };
+      },
+    );
+  }
+  return server;
+};

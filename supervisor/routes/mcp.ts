@@ -1,0 +1,59 @@
+// Spec "Tools broker and MCP → /api/mcp/*". GET /api/mcp/config builds the
+// attach snippet; POST, GET and DELETE /api/mcp/<server> hand the raw
+// request, its parsed body and the response to the MCP host (the reply is
+// hijacked: the SDK transport writes the response, SSE included).
+import type { FastifyInstance } from 'fastify';
+import { mcpAttachConfig, MCP_RUNTIMES, MCP_TRANSPORTS, type McpRuntime, type McpTransport } from '../../shared/mcp/config-snippet.ts';
+import { isMcpServerName } from '../../shared/mcp/servers.ts';
+import type { AppDeps } from '../deps.ts';
+import { badRequest, HttpError } from '../http-error.ts';
+
+export const DEFAULT_API_PORT = 18790;
+
+type ConfigQuery = { Querystring: { server?: unknown; runtime?: unknown; transport?: unknown } };
+type ServerParams = { Params: { server: string } };
+
+/** A query value as one string (a repeated parameter reads as its values joined by commas). */
+const queryText = (v: unknown, fallback: string): string =>
+  v === undefined ? fallback : Array.isArray(v) ? v.map(String).join(',') : String(v);
+
+const oneOf = <T extends string>(list: readonly T[], v: string): v is T => (list as readonly string[]).includes(v);
+
+export function mcpRoutes(app: FastifyInstance, deps: AppDeps): void {
+  const { config, mcp } = deps;
+
+  app.get<ConfigQuery>('/api/mcp/config', async (req) => {
+    const server = queryText(req.query.server, 'tasks');
+    const runtime = queryText(req.query.runtime, 'cli-a');
+    const transport = queryText(req.query.transport, 'http');
+    if (!isMcpServerName(server)) throw badRequest(`unknown server: ${server}`);
+    if (!oneOf<McpRuntime>(MCP_RUNTIMES, runtime)) throw badRequest(`unknown runtime: ${runtime}`);
+    if (!oneOf<McpTransport>(MCP_TRANSPORTS, transport)) throw badRequest(`unknown transport: ${transport}`);
+    const port = deps.boundPort() ?? config.apiPort ?? DEFAULT_API_PORT;
+    return {
+      ok: true,
+      config: mcpAttachConfig({
+        server,
+        runtime,
+        transport,
+        baseUrl: `http://127.0.0.1:${port}`,
+        binDir: config.mcpBinDir,
+        dbPath: config.dbPath,
+        gated: deps.gate.enabled,
+      }),
+    };
+  });
+
+  app.route<ServerParams>({
+    method: ['POST', 'GET', 'DELETE'],
+    url: '/api/mcp/:server',
+    handler: async (req, reply) => {
+      const server = req.params.server;
+      if (!isMcpServerName(server)) throw new HttpError(404, 'not found');
+      // Headers the hooks set (the gate's cookie, dev CORS) survive the hand-over.
+      for (const [k, v] of Object.entries(reply.getHeaders())) if (v !== undefined) reply.raw.setHeader(k, v);
+      reply.hijack();
+      await mcp.handle(server, { method: req.method, raw: req.raw, res: reply.raw, query: req.query, body: req.body });
+    },
+  });
+}

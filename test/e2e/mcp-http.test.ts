@@ -1,0 +1,276 @@
+// Spec "Tools broker and MCP → MCP transport" on real sockets: svc started as
+// a child process on a loopback port, the real MCP SDK Client over
+// StreamableHTTPClientTransport, raw fetch for the error cases.
+import { test, type TestContext } from 'node:test';
+import assert from 'node:assert/strict';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { startServer, stopAfter } from '../helpers/server.ts';
+
+const NO_SESSION = 'Bad Request: No valid session ID provided. Send an initialize request first.';
+const INVALID_SESSION = 'Bad Request: Invalid or missing session ID.';
+const MCP_HEADERS = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
+const INIT = {
+  jsonrpc: '2.0',
+  id: 1,
+  method: 'initialize',
+  params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '0' } },
+};
+
+async function connect(t: TestContext, base: string, server: string, query = ''): Promise<{ client: Client; transport: StreamableHTTPClientTransport }> {
+  const transport = new StreamableHTTPClientTransport(new URL(`${base}/api/mcp/${server}${query}`));
+  const client = new Client({ name: 'svc-test', version: '0.0.0' });
+  await client.connect(transport);
+  t.after(() => client.close());
+  return { client, transport };
+}
+
+async function call(client: Client, name: string, args: Record<string, unknown>): Promise<CallToolResult> {
+  return (await client.callTool({ name, arguments: args })) as CallToolResult;
+}
+
+/** The JSON a successful tool call carries as text. */
+function ok<T = Record<string, unknown>>(r: CallToolResult): T {
+  assert.notEqual(r.isError, true, `tool failed: ${JSON.stringify(r.content)}`);
+  const first = r.content[0];
+  assert.equal(first?.type, 'text');
+  return JSON.parse((first as { text: string }).text) as T;
+}
+
+function errText(r: CallToolResult): string {
+  assert.equal(r.isError, true, `expected an error result: ${JSON.stringify(r.content)}`);
+  return (r.content[0] as { text: string }).text;
+}
+
+async function rawInit(base: string, server: string, query = ''): Promise<Response> {
+  return fetch(`${base}/api/mcp/${server}${query}`, { method: 'POST', headers: MCP_HEADERS, body: JSON.stringify(INIT) });
+}
+
+async function expectRpc400(r: Response, message: string, status = 400): Promise<void> {
+  assert.equal(r.status, status);
+  assert.deepEqual(await r.json(), { jsonrpc: '2.0', error: { code: -32000, message }, id: null });
+}
+
+interface Task { id: string; status: string; assigneeAgentId: string | null; title: string }
+interface Post { id: number; room: string; authorAgentId: string; text: string }
+
+void test('Tools broker and MCP: Streamable HTTP sessions, tasks and teamchat tools against a real server', async (t) => {
+  const srv = stopAfter(t, await startServer());
+  const base = srv.base;
+
+  await t.test('Tools broker and MCP: initialize answers with a new mcp-session-id header; the SDK client lists every server\'s tools', async (t) => {
+    const r = await rawInit(base, 'tasks');
+    assert.equal(r.status, 200);
+    const id = r.headers.get('mcp-session-id');
+    assert.match(id ?? '', /^[0-9a-f-]{36}$/);
+    assert.match(await r.text(), /"serverInfo":\{"name":"svc-tasks"/);
+    const del = await fetch(`${base}/api/mcp/tasks`, { method: 'DELETE', headers: { 'mcp-session-id': id as string } });
+    assert.equal(del.status, 200);
+
+    const { client, transport } = await connect(t, base, 'tasks');
+    assert.ok(transport.sessionId);
+    const names = (await client.listTools()).tools.map((x) => x.name).sort();
+    assert.deepEqual(names, ['add_comment', 'claim_task', 'create_task', 'list_tasks']);
+    const chat = await connect(t, base, 'teamchat');
+    assert.deepEqual((await chat.client.listTools()).tools.map((x) => x.name).sort(), ['team_chat_post', 'team_chat_subscribe']);
+    // memory and tools are hosted too (their tools are built elsewhere).
+    for (const name of ['memory', 'tools']) {
+      const c = await connect(t, base, name);
+      assert.equal(c.client.getServerVersion()?.name, `svc-${name}`);
+    }
+  });
+
+  await t.test('Tools broker and MCP: tasks tools create, list, claim (a second claim loses with the route\'s rule) and comment', async (t) => {
+    const { client } = await connect(t, base, 'tasks');
+    const { task } = ok<{ task: Task }>(await call(client, 'create_task', { title: '  write the report ', teamId: 'team-a', createdByAgentId: 'lead' }));
+    assert.equal(task.title, 'write the report');
+    assert.equal(task.status, 'todo');
+
+    const listed = ok<{ tasks: Task[] }>(await call(client, 'list_tasks', { teamId: 'team-a' }));
+    assert.deepEqual(listed.tasks.map((x) => x.id), [task.id]);
+    assert.deepEqual(ok<{ tasks: Task[] }>(await call(client, 'list_tasks', { teamId: 'team-a', status: 'done' })).tasks, []);
+
+    const claimed = ok<{ task: Task }>(await call(client, 'claim_task', { taskId: task.id, agentId: 'alice' }));
+    assert.equal(claimed.task.status, 'in_progress');
+    assert.equal(claimed.task.assigneeAgentId, 'alice');
+
+    // A second agent, in its own session, loses: the route's 409 message, not retried.
+    const other = await connect(t, base, 'tasks');
+    const lost = await call(other.client, 'claim_task', { taskId: task.id, agentId: 'bob' });
+    assert.equal(errText(lost), 'task already claimed');
+    assert.equal((lost.structuredContent as { status: number }).status, 409);
+    const viaRoute = await fetch(`${base}/api/tasks/${task.id}/claim`, {
+      method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ agentId: 'bob' }),
+    });
+    assert.equal(viaRoute.status, 409);
+    assert.deepEqual(await viaRoute.json(), { error: 'task already claimed' });
+
+    const { comment } = ok<{ comment: { taskId: string; body: string; authorAgentId: string } }>(
+      await call(client, 'add_comment', { taskId: task.id, body: 'halfway there', authorAgentId: 'alice' }),
+    );
+    assert.deepEqual([comment.taskId, comment.body, comment.authorAgentId], [task.id, 'halfway there', 'alice']);
+    const comments = (await (await fetch(`${base}/api/tasks/${task.id}/comments`)).json()) as { comments: unknown[] };
+    assert.equal(comments.comments.length, 1);
+
+    assert.equal(errText(await call(client, 'add_comment', { taskId: 'no-such-task', body: 'x' })), 'task not found');
+    assert.equal(errText(await call(client, 'claim_task', { taskId: 'no-such-task', agentId: 'a' })), 'task not found');
+    // Input outside the schema is refused before anything is written.
+    assert.equal((await call(client, 'create_task', { title: '   ' })).isError, true);
+    assert.equal((await call(client, 'create_task', { title: 'x'.repeat(501) })).isError, true);
+    assert.equal(ok<{ tasks: Task[] }>(await call(client, 'list_tasks', {})).tasks.length, 1);
+  });
+
+  await t.test('Tools broker and MCP: a bound teamchat session ignores a spoofed room and author and logs team_chat_post as the bound author', async (t) => {
+    const { client } = await connect(t, base, 'teamchat', '?roomTeamId=red&postAuthorAgentId=alice');
+    const { post, bound } = ok<{ post: Post; bound: boolean }>(
+      await call(client, 'team_chat_post', { text: 'hello team', teamId: 'blue', authorAgentId: 'mallory' }),
+    );
+    assert.equal(bound, true);
+    assert.equal(post.room, 'team:red');
+    assert.equal(post.authorAgentId, 'alice');
+
+    // The spoofed room is empty; the bound subscriber reads its own room whatever teamId says.
+    const unbound = await connect(t, base, 'teamchat');
+    const blue = ok<{ posts: Post[] }>(await call(unbound.client, 'team_chat_subscribe', { teamId: 'blue' }));
+    assert.deepEqual(blue.posts, []);
+    const mine = ok<{ room: string; posts: Post[]; cursor: number }>(await call(client, 'team_chat_subscribe', { teamId: 'blue' }));
+    assert.equal(mine.room, 'team:red');
+    assert.deepEqual(mine.posts.map((p) => [p.text, p.authorAgentId]), [['hello team', 'alice']]);
+    assert.equal(mine.cursor, post.id);
+
+    const feed = (await (await fetch(`${base}/api/obs/events?kinds=team_chat_post`)).json()) as {
+      events: Array<{ kind: string; agentId: string; teamId: string; data: { postId: number; preview: string } | string }>;
+    };
+    assert.equal(feed.events.length, 1);
+    const ev = feed.events[0]!;
+    assert.equal(ev.agentId, 'alice');
+    assert.equal(ev.teamId, 'red');
+    const data = typeof ev.data === 'string' ? (JSON.parse(ev.data) as { postId: number; preview: string }) : ev.data;
+    assert.equal(data.postId, post.id);
+    assert.equal(data.preview, 'hello team');
+  });
+
+  await t.test('Tools broker and MCP: an unbound teamchat session takes room and author from arguments; half a binding is unbound', async (t) => {
+    const { client } = await connect(t, base, 'teamchat', '?roomTeamId=green');
+    assert.match(errText(await call(client, 'team_chat_post', { text: 'who am I' })), /teamId and authorAgentId are required/);
+    assert.match(errText(await call(client, 'team_chat_subscribe', {})), /teamId is required/);
+    const a = ok<{ post: Post; bound: boolean }>(await call(client, 'team_chat_post', { text: 'one', teamId: 'green', authorAgentId: 'bob' }));
+    assert.equal(a.bound, false);
+    assert.deepEqual([a.post.room, a.post.authorAgentId], ['team:green', 'bob']);
+    ok(await call(client, 'team_chat_post', { text: 'two', teamId: 'green', authorAgentId: 'carol' }));
+
+    const first = ok<{ posts: Post[]; cursor: number; hasMore: boolean }>(await call(client, 'team_chat_subscribe', { teamId: 'green', limit: 1 }));
+    assert.deepEqual(first.posts.map((p) => p.text), ['one']);
+    assert.equal(first.hasMore, true);
+    const rest = ok<{ posts: Post[]; cursor: number }>(await call(client, 'team_chat_subscribe', { teamId: 'green', after: first.cursor }));
+    assert.deepEqual(rest.posts.map((p) => p.text), ['two']);
+    const none = ok<{ posts: Post[]; cursor: number }>(await call(client, 'team_chat_subscribe', { teamId: 'green', after: rest.cursor }));
+    assert.deepEqual(none.posts, []);
+    assert.equal(none.cursor, rest.cursor);
+
+    // waitMs: the read waits for the next post instead of answering empty.
+    const waiting = call(client, 'team_chat_subscribe', { teamId: 'green', after: rest.cursor, waitMs: 5000 });
+    await sleep(300);
+    const other = await connect(t, base, 'teamchat');
+    ok(await call(other.client, 'team_chat_post', { text: 'three', teamId: 'green', authorAgentId: 'dan' }));
+    assert.deepEqual(ok<{ posts: Post[] }>(await waiting).posts.map((p) => p.text), ['three']);
+
+    // Unbound posts write no event (only the bound session's one exists).
+    const feed = (await (await fetch(`${base}/api/obs/events?kinds=team_chat_post`)).json()) as { events: unknown[] };
+    assert.equal(feed.events.length, 1);
+  });
+
+  await t.test('Tools broker and MCP: session errors are JSON-RPC -32000 at HTTP 400 with the spec\'s messages', async () => {
+    const post = (headers: Record<string, string>, body: unknown) =>
+      fetch(`${base}/api/mcp/tasks`, { method: 'POST', headers: { ...MCP_HEADERS, ...headers }, body: JSON.stringify(body) });
+    const listReq = { jsonrpc: '2.0', id: 2, method: 'tools/list', params: {} };
+    await expectRpc400(await post({}, listReq), NO_SESSION);
+    await expectRpc400(await post({ 'mcp-session-id': 'no-such-session' }, listReq), NO_SESSION);
+    for (const method of ['GET', 'DELETE']) {
+      await expectRpc400(await fetch(`${base}/api/mcp/tasks`, { method, headers: { accept: 'text/event-stream' } }), INVALID_SESSION);
+      await expectRpc400(
+        await fetch(`${base}/api/mcp/tasks`, { method, headers: { accept: 'text/event-stream', 'mcp-session-id': 'nope' } }),
+        INVALID_SESSION,
+      );
+    }
+    // A session belongs to its server: a tasks session id on /api/mcp/teamchat is unknown there.
+    const init = await rawInit(base, 'tasks');
+    const id = init.headers.get('mcp-session-id') as string;
+    await init.text();
+    await expectRpc400(
+      await fetch(`${base}/api/mcp/teamchat`, { method: 'POST', headers: { ...MCP_HEADERS, 'mcp-session-id': id }, body: JSON.stringify(listReq) }),
+      NO_SESSION,
+    );
+    // An unknown server name is an ordinary 404.
+    const nf = await fetch(`${base}/api/mcp/nope`, { method: 'POST', headers: MCP_HEADERS, body: JSON.stringify(INIT) });
+    assert.equal(nf.status, 404);
+    assert.deepEqual(await nf.json(), { error: 'not found' });
+    // A bad binding value is refused at initialize.
+    await expectRpc400(await rawInit(base, 'teamchat', `?roomTeamId=${'x'.repeat(201)}&postAuthorAgentId=a`),
+      'Bad Request: invalid binding parameter roomTeamId: expected one id of 1 to 200 characters');
+  });
+
+  await t.test('Tools broker and MCP: DELETE tears the session down; reusing its id is a 400', async () => {
+    const init = await rawInit(base, 'teamchat');
+    const id = init.headers.get('mcp-session-id') as string;
+    await init.text();
+    const notified = await fetch(`${base}/api/mcp/teamchat`, {
+      method: 'POST',
+      headers: { ...MCP_HEADERS, 'mcp-session-id': id, 'mcp-protocol-version': '2025-06-18' },
+      body: JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }),
+    });
+    assert.equal(notified.status, 202);
+    const del = await fetch(`${base}/api/mcp/teamchat`, { method: 'DELETE', headers: { 'mcp-session-id': id, 'mcp-protocol-version': '2025-06-18' } });
+    assert.equal(del.status, 200);
+    await expectRpc400(
+      await fetch(`${base}/api/mcp/teamchat`, {
+        method: 'POST',
+        headers: { ...MCP_HEADERS, 'mcp-session-id': id },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 3, method: 'tools/list', params: {} }),
+      }),
+      NO_SESSION,
+    );
+    await expectRpc400(await fetch(`${base}/api/mcp/teamchat`, { method: 'DELETE', headers: { 'mcp-session-id': id } }), INVALID_SESSION);
+  });
+});
+
+void test('Tools broker and MCP: at most SVC_MCP_MAX_SESSIONS sessions are open; idle ones are reaped after SVC_MCP_SESSION_IDLE_MS', async (t) => {
+  const srv = stopAfter(t, await startServer({ env: { SVC_MCP_MAX_SESSIONS: '2', SVC_MCP_SESSION_IDLE_MS: '1000' } }));
+  const ids: string[] = [];
+  for (const server of ['tasks', 'teamchat']) {
+    const r = await rawInit(srv.base, server);
+    assert.equal(r.status, 200);
+    ids.push(r.headers.get('mcp-session-id') as string);
+    await r.text();
+  }
+  const third = await rawInit(srv.base, 'memory');
+  await expectRpc400(third, 'Service Unavailable: too many open MCP sessions (limit 2). Close an unused session (DELETE) or retry later.', 503);
+
+  // Neither session is used for longer than the idle bound: both are closed.
+  await sleep(1800);
+  await expectRpc400(
+    await fetch(`${srv.base}/api/mcp/tasks`, {
+      method: 'POST',
+      headers: { ...MCP_HEADERS, 'mcp-session-id': ids[0] as string },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/list', params: {} }),
+    }),
+    NO_SESSION,
+  );
+  const again = await rawInit(srv.base, 'memory');
+  assert.equal(again.status, 200);
+  await again.text();
+
+  // A session in use is not reaped: an SDK client calling every 400 ms outlives the bound.
+  const transport = new StreamableHTTPClientTransport(new URL(`${srv.base}/api/mcp/tasks`));
+  const client = new Client({ name: 'busy', version: '0' });
+  await client.connect(transport);
+  t.after(() => client.close());
+  for (let i = 0; i < 5; i++) {
+    await sleep(400);
+    await client.listTools();
+  }
+  // Closed before the server stops: an open GET stream would hold its shutdown for the drain deadline.
+  await client.close();
+});

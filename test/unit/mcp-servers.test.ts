@@ -1,0 +1,133 @@
+// Spec "Tools broker and MCP": the four server factories over the SDK's
+// in-memory transport. Fuzzed tool calls never crash a server (each answers
+// a result or an MCP error and the server keeps answering), the binding is
+// read from the attach query or the environment, and snippet quoting holds.
+import { test, type TestContext } from 'node:test';
+import assert from 'node:assert/strict';
+import { join } from 'node:path';
+import fc from 'fast-check';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
+import { McpError, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { loadConfig } from '../../shared/config.ts';
+import { createLogger } from '../../shared/log.ts';
+import { BindingError, bindingFromEnv, bindingFromQuery } from '../../shared/mcp/binding.ts';
+import { mcpAttachConfig, shellWord } from '../../shared/mcp/config-snippet.ts';
+import { createMcpContext, stdioRedactor } from '../../shared/mcp/context.ts';
+import { listToolNames } from '../../shared/mcp/probe.ts';
+import { MCP_SERVER_FACTORIES } from '../../shared/mcp/servers.ts';
+import type { McpBinding, McpServerName } from '../../shared/mcp/types.ts';
+import { removeHome, tempHome, testEnv } from '../helpers/server.ts';
+
+function context(t: TestContext) {
+  const home = tempHome('svc-mcp-unit-');
+  const config = loadConfig(testEnv(home, { LOG_LEVEL: 'silent' }));
+  const ctx = createMcpContext(config, createLogger({ level: 'silent' }), stdioRedactor(config));
+  t.after(() => {
+    ctx.close();
+    removeHome(home);
+  });
+  return ctx;
+}
+
+async function connect(t: TestContext, ctx: ReturnType<typeof context>, name: McpServerName, binding: McpBinding = {}): Promise<Client> {
+  const server = MCP_SERVER_FACTORIES[name](ctx, binding);
+  const client = new Client({ name: 'fuzz', version: '0' });
+  const [a, b] = InMemoryTransport.createLinkedPair();
+  await server.connect(b);
+  await client.connect(a);
+  t.after(async () => {
+    await client.close();
+    await server.close();
+  });
+  return client;
+}
+
+const scalar = fc.oneof(
+  fc.string({ maxLength: 40 }),
+  fc.constantFrom('', ' ', 'todo', 'done', 'in_progress', 'team-1', 'agent-1', '__proto__', 'x'.repeat(9000)),
+  fc.integer(),
+  fc.double(),
+  fc.boolean(),
+  fc.constant(null),
+);
+const value = fc.oneof(scalar, fc.array(scalar, { maxLength: 3 }), fc.dictionary(fc.string({ maxLength: 8 }), scalar, { maxKeys: 3 }));
+const KEYS = ['title', 'description', 'teamId', 'assigneeAgentId', 'createdByAgentId', 'parentTaskId', 'runtime', 'dependsOn',
+  'taskId', 'agentId', 'body', 'authorAgentId', 'status', 'limit', 'text', 'after', 'waitMs'];
+const args = fc.oneof(
+  fc.dictionary(fc.constantFrom(...KEYS), value, { maxKeys: 6 }),
+  fc.dictionary(fc.string({ maxLength: 10 }), value, { maxKeys: 4 }),
+);
+
+void test('Tools broker and MCP: fuzzed tool arguments never crash a server (each call is a result or an MCP error)', async (t) => {
+  const ctx = context(t);
+  const clients = {
+    tasks: await connect(t, ctx, 'tasks'),
+    teamchat: await connect(t, ctx, 'teamchat'),
+    boundChat: await connect(t, ctx, 'teamchat', { roomTeamId: 'r', postAuthorAgentId: 'a' }),
+  };
+  const tools = {
+    tasks: ['list_tasks', 'create_task', 'claim_task', 'add_comment', 'no_such_tool'],
+    teamchat: ['team_chat_post', 'team_chat_subscribe', 'no_such_tool'],
+    boundChat: ['team_chat_post', 'team_chat_subscribe'],
+  };
+  const outcomes = { results: 0, errors: 0, rpcErrors: 0 };
+  await fc.assert(
+    fc.asyncProperty(fc.constantFrom('tasks', 'teamchat', 'boundChat') as fc.Arbitrary<keyof typeof clients>, fc.nat(), args, async (which, pick, a) => {
+      const list = tools[which];
+      const name = list[pick % list.length] as string;
+      // waitMs would only slow the run down: a fuzzed wait is capped at a few ms.
+      if (typeof a.waitMs === 'number') a.waitMs = Math.min(Math.abs(a.waitMs), 5);
+      try {
+        const r = (await clients[which].callTool({ name, arguments: a })) as CallToolResult;
+        assert.ok(Array.isArray(r.content), 'a result has content');
+        if (r.isError) outcomes.errors++;
+        else outcomes.results++;
+      } catch (err) {
+        assert.ok(err instanceof McpError, `not an MCP error: ${String(err)}`);
+        outcomes.rpcErrors++;
+      }
+    }),
+    { numRuns: 300 },
+  );
+  // Still alive and answering after all of that.
+  for (const c of Object.values(clients)) assert.ok((await c.listTools()).tools.length > 0);
+  assert.ok(outcomes.errors > 0 && outcomes.results > 0, JSON.stringify(outcomes));
+});
+
+void test('Tools broker and MCP: the probe lists each server\'s tools over an in-memory pair (a server with no tools yet answers with none)', async (t) => {
+  const ctx = context(t);
+  assert.deepEqual((await listToolNames(MCP_SERVER_FACTORIES.tasks, ctx)).sort(), ['add_comment', 'claim_task', 'create_task', 'list_tasks']);
+  assert.deepEqual((await listToolNames(MCP_SERVER_FACTORIES.teamchat, ctx)).sort(), ['team_chat_post', 'team_chat_subscribe']);
+  for (const name of ['memory', 'tools'] as const) assert.ok(Array.isArray(await listToolNames(MCP_SERVER_FACTORIES[name], ctx)));
+});
+
+void test('Tools broker and MCP: the session binding is read from the attach query (HTTP) or SVC_MCP_* variables (stdio)', () => {
+  assert.deepEqual(bindingFromQuery('teamchat', { roomTeamId: ' red ', postAuthorAgentId: 'alice', access_token: 'x', other: 'y' }), {
+    roomTeamId: 'red', postAuthorAgentId: 'alice',
+  });
+  assert.deepEqual(bindingFromQuery('teamchat', { roomTeamId: '' }), {});
+  assert.deepEqual(bindingFromQuery('tasks', { roomTeamId: 'red' }), {}, 'tasks takes no binding');
+  assert.deepEqual(bindingFromQuery('memory', { scopeTeamId: 't', scopeAgentId: 'a', scopeTenantId: 'n' }), {
+    scopeTeamId: 't', scopeAgentId: 'a', scopeTenantId: 'n',
+  });
+  assert.throws(() => bindingFromQuery('teamchat', { roomTeamId: ['a', 'b'] }), BindingError);
+  assert.throws(() => bindingFromQuery('memory', { scopeAgentId: 'x'.repeat(201) }), /scopeAgentId/);
+  assert.deepEqual(bindingFromQuery('teamchat', undefined), {});
+  const env: Record<string, string> = { SVC_MCP_ROOM_TEAM_ID: 'red', SVC_MCP_POST_AUTHOR_AGENT_ID: 'bob', SVC_MCP_SCOPE_TEAM_ID: 'm' };
+  assert.deepEqual(bindingFromEnv('teamchat', (k) => env[k]), { roomTeamId: 'red', postAuthorAgentId: 'bob' });
+  assert.deepEqual(bindingFromEnv('memory', (k) => env[k]), { scopeTeamId: 'm' });
+  assert.deepEqual(bindingFromQuery('tools', { agentId: 'a1', taskId: 't1', scopeTeamId: 'x' }), { agentId: 'a1', taskId: 't1' });
+  assert.deepEqual(bindingFromEnv('tools', (k) => ({ SVC_MCP_AGENT_ID: 'a2', SVC_MCP_TENANT_ID: 'n' })[k]), { agentId: 'a2', tenantId: 'n' });
+});
+
+void test('Tools broker and MCP: attach snippets quote paths for the shell and TOML', () => {
+  assert.equal(shellWord('/usr/lib/svc/tasks.js'), '/usr/lib/svc/tasks.js');
+  assert.equal(shellWord("/it's here/x.js"), `'/it'\\''s here/x.js'`);
+  const binDir = 'C:\\Program Files\\svc "mcp"';
+  const c = mcpAttachConfig({ server: 'memory', runtime: 'cli-b', transport: 'stdio', baseUrl: 'http://127.0.0.1:1', binDir, dbPath: '/d b/svc.db', gated: false });
+  const bin = join(binDir, 'memory.js');
+  assert.equal(c.snippet, `[mcp_servers.svc-memory]\ncommand = "node"\nargs = [${JSON.stringify(bin)}]\nenv = { SVC_DB_PATH = "/d b/svc.db" }\n`);
+  const gated = mcpAttachConfig({ server: 'tools', runtime: 'cli-b', transport: 'http', baseUrl: 'http://127.0.0.1:1', binDir, dbPath: '/x', gated: true });
+  assert.equal(gated.snippet, '[mcp_servers.svc-tools]\nurl = "http://127.0.0.1:1/api/mcp/tools"\nhttp_headers = { Cookie = "svc_access=<STUDIO_ACCESS_TOKEN>" }\n');
+});
