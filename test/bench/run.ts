@@ -10,6 +10,7 @@ import { REPO_ROOT } from '../helpers/server.ts';
 import { boardClaim } from './board-claim.ts';
 import { boot } from './boot.ts';
 import { fmt } from './lib/stats.ts';
+import { mcp } from './mcp.ts';
 import { obsIngest } from './obs-ingest.ts';
 import { obsReads } from './obs-reads.ts';
 import { DIST_ENTRY } from './lib/svc.ts';
@@ -19,7 +20,7 @@ import { skillScan } from './skill-scan.ts';
 import { sseFanout } from './sse-fanout.ts';
 import { teamsList } from './teams-list.ts';
 
-const ALL: Benchmark[] = [settingsThroughput, teamsList, sseFanout, boardClaim, boot, obsIngest, obsReads, skillScan];
+const ALL: Benchmark[] = [settingsThroughput, teamsList, sseFanout, boardClaim, boot, obsIngest, obsReads, skillScan, mcp];
 
 interface Row extends Partial<BenchResult> {
   name: string;

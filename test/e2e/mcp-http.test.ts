@@ -3,6 +3,8 @@
 // StreamableHTTPClientTransport, raw fetch for the error cases.
 import { test, type TestContext } from 'node:test';
 import assert from 'node:assert/strict';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
@@ -75,11 +77,69 @@ void test('Tools broker and MCP: Streamable HTTP sessions, tasks and teamchat to
     assert.deepEqual(names, ['add_comment', 'claim_task', 'create_task', 'list_tasks']);
     const chat = await connect(t, base, 'teamchat');
     assert.deepEqual((await chat.client.listTools()).tools.map((x) => x.name).sort(), ['team_chat_post', 'team_chat_subscribe']);
-    // memory and tools are hosted too (their tools are built elsewhere).
-    for (const name of ['memory', 'tools']) {
-      const c = await connect(t, base, name);
-      assert.equal(c.client.getServerVersion()?.name, `svc-${name}`);
+    const memory = await connect(t, base, 'memory');
+    assert.equal(memory.client.getServerVersion()?.name, 'svc-memory');
+    assert.deepEqual((await memory.client.listTools()).tools.map((x) => x.name).sort(), ['memory_browse', 'memory_save', 'memory_search']);
+    const tools = await connect(t, base, 'tools');
+    assert.equal(tools.client.getServerVersion()?.name, 'svc-tools');
+    // web_search is unavailable without SVC_SEARCH_URL, so the model is not offered it.
+    assert.deepEqual((await tools.client.listTools()).tools.map((x) => x.name).sort(), ['delete_path', 'echo', 'note']);
+  });
+
+  await t.test('Tools broker and MCP: memory tools save, search and browse within the session\'s bound scope; arguments cannot widen it', async (t) => {
+    const { client } = await connect(t, base, 'memory', '?scopeTeamId=red&scopeAgentId=alice');
+    const saved = ok<{ memory: { id: string; teamId: string; agentId: string } }>(
+      await call(client, 'memory_save', { content: 'the staging database is rebuilt every night', title: 'staging', tags: ['ops'] }),
+    );
+    assert.deepEqual([saved.memory.teamId, saved.memory.agentId], ['red', 'alice']);
+    assert.match(errText(await call(client, 'memory_save', { content: 'x', teamId: 'blue' })), /bound to its memory scope: teamId/);
+    assert.match(errText(await call(client, 'memory_search', { query: 'staging', agentId: 'bob' })), /bound to its memory scope: agentId/);
+
+    // Another team's memory, saved through an unbound session, stays out of the bound session's reads.
+    const other = await connect(t, base, 'memory');
+    ok(await call(other.client, 'memory_save', { content: 'the staging cluster of team blue', teamId: 'blue', agentId: 'bob' }));
+    const found = ok<{ mode: string; hits: Array<{ id: string; snippet: string }> }>(await call(client, 'memory_search', { query: 'staging database' }));
+    assert.equal(found.mode, 'fts');
+    assert.deepEqual(found.hits.map((h) => h.id), [saved.memory.id]);
+    const page = ok<{ memories: Array<{ id: string }>; nextCursor: string | null }>(await call(client, 'memory_browse', { limit: 10 }));
+    assert.deepEqual([page.memories.map((m) => m.id), page.nextCursor], [[saved.memory.id], null]);
+    // Query syntax is plain text, never an FTS5 error.
+    const odd = ok<{ hits: Array<{ id: string }> }>(await call(client, 'memory_search', { query: 'staging" OR NEAR(* -' }));
+    assert.deepEqual(odd.hits.map((h) => h.id), [saved.memory.id]);
+  });
+
+  await t.test('Tools broker and MCP: tools run through the broker as the bound agent; delete_path waits for the dashboard\'s approval', async (t) => {
+    const { client } = await connect(t, base, 'tools', '?agentId=agent-9');
+    const echoed = await call(client, 'echo', { text: 'over http' });
+    assert.deepEqual([echoed.isError ?? false, (echoed.content[0] as { text: string }).text], [false, 'over http']);
+    assert.notEqual((await call(client, 'note', { text: 'ship it on monday' })).isError, true);
+    // The SDK checks arguments against the tool's input schema before the broker sees them.
+    assert.match(errText(await call(client, 'echo', { text: 42 })), /Invalid arguments for tool echo/);
+
+    mkdirSync(join(srv.home, 'workspace'), { recursive: true });
+    writeFileSync(join(srv.home, 'workspace', 'keep.txt'), 'precious');
+    const pending = call(client, 'delete_path', { path: 'keep.txt' });
+    type Approval = { id: string; toolName: string; agentId: string };
+    let approval: Approval | undefined;
+    for (let i = 0; i < 200 && !approval; i++) {
+      approval = ((await (await fetch(`${base}/api/tools/approvals`)).json()) as { approvals: Approval[] }).approvals.find((a) => a.toolName === 'delete_path');
+      if (!approval) await sleep(25);
     }
+    assert.ok(approval);
+    assert.equal(approval.agentId, 'agent-9');
+    const denied = await fetch(`${base}/api/tools/approvals/${approval.id}/resolve`, {
+      method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ decision: 'deny' }),
+    });
+    assert.equal(denied.status, 200);
+    assert.match(errText(await pending), /delete_path: denied by a human/);
+    assert.ok(existsSync(join(srv.home, 'workspace', 'keep.txt')), 'a denied delete deletes nothing');
+    const audit = (await (await fetch(`${base}/api/tools/audit?limit=500`)).json()) as { audit: Array<{ toolName: string; phase: string; agentId: string; decision: string | null }> };
+    const rows = audit.audit.filter((r) => r.agentId === 'agent-9').map((r) => [r.toolName, r.phase, r.decision]);
+    assert.deepEqual(rows.reverse(), [
+      ['echo', 'before', 'allow'], ['echo', 'after', null],
+      ['note', 'before', 'allow'], ['note', 'after', null],
+      ['delete_path', 'before', 'require_approval'], ['delete_path', 'after', null],
+    ]);
   });
 
   await t.test('Tools broker and MCP: tasks tools create, list, claim (a second claim loses with the route\'s rule) and comment', async (t) => {
