@@ -47,10 +47,10 @@ export function obsRoutes(app: FastifyInstance, { db, redactor, logger }: AppDep
     }
   };
 
-  // The body arrives as JSON text (built by SQLite; shared/obs/feed.ts).
+  // The body arrives as JSON bytes (built by SQLite; shared/obs/feed.ts).
   app.get('/api/obs/events', async (req, reply) => {
     const body = answer(reply, 'events', () => reads.feed.readJson(EventsQuery.parse(req.query ?? {})));
-    return typeof body === 'string' ? reply.type('application/json; charset=utf-8').send(body) : body;
+    return Buffer.isBuffer(body) ? reply.type('application/json; charset=utf-8').send(body) : body;
   });
 
   app.get('/api/obs/traces/:traceId', async (req, reply) =>

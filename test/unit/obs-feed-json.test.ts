@@ -47,7 +47,7 @@ void test('Observability: the feed body built by SQLite equals the serialised ro
         }
       }
       const fq: FeedQuery = { ...q, kinds: q.kinds ?? [] };
-      const body = feed.readJson(fq);
+      const body = feed.readJson(fq).toString('utf8');
       assert.equal(body, JSON.stringify({ events: feed.read(fq) }));
       assert.ok(!body.includes('"apiKey":"k"'), 'a stale row is masked again');
     }),
