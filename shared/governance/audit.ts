@@ -74,16 +74,8 @@ export interface AuditLog {
   list(query?: AuditQuery): AuditRow[];
 }
 
-interface StoredRow {
-  seq: number;
-  id: string;
-  ts: number;
-  kind: string;
-  agentId: string | null;
-  subject: string | null;
-  summary: string;
-  data: string;
-}
+/** A row as SQLite returns it: data still JSON text. */
+type StoredRow = Omit<AuditRow, 'data'> & { data: string };
 
 function parseData(text: string): unknown {
   try {

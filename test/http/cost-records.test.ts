@@ -4,7 +4,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { FastifyInstance } from 'fastify';
-import { COST_MESSAGES as M } from '../../shared/costs/index.ts';
+import { COST_MESSAGES as M, type CostRecord } from '../../shared/costs/index.ts';
 import type { Db } from '../../shared/db/open.ts';
 import { costUsd } from '../../shared/pricing.ts';
 import { buildTestApp } from '../helpers/app.ts';
@@ -12,18 +12,7 @@ import { buildTestApp } from '../helpers/app.ts';
 const S = 'Smaller resources → Cost records';
 const DAY_MS = 86_400_000;
 
-interface CostRow {
-  id: string;
-  agentId: string;
-  teamId: string | null;
-  runId: string | null;
-  sessionKey: string | null;
-  model: string | null;
-  inputTokens: number;
-  outputTokens: number;
-  costUsd: number;
-  createdAt: number;
-}
+type CostRow = CostRecord;
 interface Totals {
   costUsd: number;
   inputTokens: number;

@@ -7,18 +7,9 @@ import assert from 'node:assert/strict';
 import type { FastifyInstance } from 'fastify';
 import { buildTestApp } from '../helpers/app.ts';
 import type { Runtime } from '../../supervisor/runtime.ts';
+import type { Skill } from '../../shared/skills/index.ts';
 
-interface SkillBody {
-  id: string;
-  name: string;
-  source: string;
-  body: string;
-  category: string | null;
-  agentIds: string[];
-  fingerprint: string;
-  createdAt: number;
-  updatedAt: number;
-}
+type SkillBody = Skill;
 interface FindingBody {
   pattern: string;
   field: string;
