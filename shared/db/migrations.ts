@@ -3,6 +3,8 @@
 // to an in-memory database, so there is no second list to keep in step.
 import Database from 'better-sqlite3';
 import type { Db } from './open.ts';
+import { migration0005 } from './migrations/0005-smaller-resources.ts';
+import { migration0006 } from './migrations/0006-event-mask-version.ts';
 import { migration0007 } from './migrations/0007-tools-broker.ts';
 import { migration0008 } from './migrations/0008-memory-team-chat.ts';
 import { migration0009 } from './migrations/0009-team-chat-room.ts';
@@ -180,90 +182,9 @@ export const MIGRATIONS: readonly Migration[] = [
       CREATE INDEX events_kind_ts ON events (kind, ts);
     `,
   },
-  {
-    version: 5,
-    name: 'cost records, graph layouts, personalities, skills, the governance audit log',
-    sql: `
-      -- One run's token usage, priced when recorded (shared/pricing.ts).
-      -- agent_id has no foreign key: a placeholder agent row is upserted first,
-      -- but deleting an agent must not erase what was spent.
-      CREATE TABLE cost_records (
-        id TEXT PRIMARY KEY,
-        agent_id TEXT NOT NULL,
-        team_id TEXT,
-        run_id TEXT,
-        session_key TEXT,
-        model TEXT,
-        input_tokens INTEGER NOT NULL,
-        output_tokens INTEGER NOT NULL,
-        cost_usd REAL NOT NULL,
-        created_at INTEGER NOT NULL
-      );
-      CREATE INDEX cost_records_created ON cost_records (created_at);
-      CREATE INDEX cost_records_agent ON cost_records (agent_id, created_at);
-
-      -- Node positions of the delegation graph, per layout name and gateway URL.
-      CREATE TABLE graph_layouts (
-        name TEXT NOT NULL,
-        gateway_url TEXT NOT NULL,
-        layout TEXT NOT NULL,
-        updated_at INTEGER NOT NULL,
-        PRIMARY KEY (name, gateway_url)
-      ) WITHOUT ROWID;
-
-      CREATE TABLE agent_personalities (
-        agent_id TEXT PRIMARY KEY,
-        trait_values TEXT NOT NULL,
-        custom_text TEXT,
-        updated_at INTEGER NOT NULL
-      );
-
-      -- agent_ids is a JSON array of the agents holding the skill; the row
-      -- goes when the last holder is removed.
-      CREATE TABLE skills (
-        id TEXT PRIMARY KEY,
-        name TEXT NOT NULL,
-        source TEXT NOT NULL,
-        body TEXT NOT NULL,
-        category TEXT,
-        agent_ids TEXT NOT NULL DEFAULT '[]',
-        fingerprint TEXT NOT NULL,
-        created_at INTEGER NOT NULL,
-        updated_at INTEGER NOT NULL
-      );
-
-      -- The governance forensic audit log: append-only. The triggers make
-      -- that a property of the table, not a habit of the code.
-      CREATE TABLE governance_audit (
-        seq INTEGER PRIMARY KEY AUTOINCREMENT,
-        id TEXT NOT NULL UNIQUE,
-        ts INTEGER NOT NULL,
-        kind TEXT NOT NULL,
-        agent_id TEXT,
-        subject TEXT,
-        summary TEXT NOT NULL,
-        data TEXT NOT NULL DEFAULT '{}'
-      );
-      CREATE INDEX governance_audit_kind ON governance_audit (kind, seq);
-      CREATE TRIGGER governance_audit_no_update BEFORE UPDATE ON governance_audit
-        BEGIN SELECT RAISE(ABORT, 'governance_audit is append-only'); END;
-      CREATE TRIGGER governance_audit_no_delete BEFORE DELETE ON governance_audit
-        BEGIN SELECT RAISE(ABORT, 'governance_audit is append-only'); END;
-    `,
-  },
-  {
-    version: 6,
-    name: 'events remember which masking rules their data went through',
-    sql: `
-      -- MASK_RULES_VERSION (shared/redact.ts) of the rules that masked data on
-      -- write; 0 for rows from writers that did not say (older builds). A read
-      -- re-masks only rows whose version is not the current one: the second
-      -- pass was 60 % of a 500-row feed read. ADD COLUMN with a constant
-      -- default rewrites nothing, however long the log.
-      ALTER TABLE events ADD COLUMN mask_version INTEGER NOT NULL DEFAULT 0;
-    `,
-  },
-  // From 7 on, one file per migration in ./migrations/ (this file had grown past 250 lines).
+  // From 5 on, one file per migration in ./migrations/.
+  migration0005,
+  migration0006,
   migration0007,
   migration0008,
   migration0009,

@@ -5,13 +5,12 @@
 import { test, type TestContext } from 'node:test';
 import assert from 'node:assert/strict';
 import type { FastifyInstance } from 'fastify';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { createMemoryServer } from '../../shared/mcp/memory-server.ts';
 import type { McpBinding } from '../../shared/mcp/types.ts';
 import type { Runtime } from '../../supervisor/runtime.ts';
 import { buildTestApp } from '../helpers/app.ts';
+import { connectInMemory } from '../helpers/mcp.ts';
 
 async function createTeam(app: FastifyInstance, name: string): Promise<string> {
   const res = await app.inject({ method: 'POST', url: '/api/teams', payload: { name, icon: 'x', color: '#00ff00' } });
@@ -20,15 +19,7 @@ async function createTeam(app: FastifyInstance, name: string): Promise<string> {
 }
 
 async function memorySession(t: TestContext, runtime: Runtime, binding: McpBinding) {
-  const server = createMemoryServer(runtime.deps, binding);
-  const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
-  await server.connect(serverSide);
-  const client = new Client({ name: 'memory-summary-test', version: '1.0.0' });
-  await client.connect(clientSide);
-  t.after(async () => {
-    await client.close();
-    await server.close();
-  });
+  const client = await connectInMemory(t, createMemoryServer(runtime.deps, binding), 'memory-summary-test');
   return async (content: string, extra: Record<string, unknown> = {}) => {
     const r = (await client.callTool({ name: 'memory_save', arguments: { content, ...extra } })) as CallToolResult;
     assert.notEqual(r.isError, true, JSON.stringify(r.content));

@@ -7,27 +7,18 @@ import { test, type TestContext } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { workspaceDir } from '../../shared/broker/index.ts';
 import { createToolsServer } from '../../shared/mcp/tools-server.ts';
 import type { McpBinding } from '../../shared/mcp/types.ts';
 import { buildTestApp, type TestApp } from '../helpers/app.ts';
+import { connectInMemory } from '../helpers/mcp.ts';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 async function connect(t: TestContext, ta: TestApp, binding: McpBinding = {}): Promise<Client> {
-  const server = createToolsServer(ta.runtime.deps, binding);
-  const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
-  await server.connect(serverSide);
-  const client = new Client({ name: 'test', version: '0.0.0' });
-  await client.connect(clientSide);
-  t.after(async () => {
-    await client.close();
-    await server.close();
-  });
-  return client;
+  return connectInMemory(t, createToolsServer(ta.runtime.deps, binding));
 }
 
 async function nextPending(ta: TestApp) {

@@ -6,8 +6,7 @@ import { test, type TestContext } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import fc from 'fast-check';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { McpError, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { loadConfig } from '../../shared/config.ts';
 import { createLogger } from '../../shared/log.ts';
@@ -18,6 +17,7 @@ import { listToolNames } from '../../shared/mcp/probe.ts';
 import { MCP_SERVER_FACTORIES } from '../../shared/mcp/servers.ts';
 import type { McpBinding, McpServerName } from '../../shared/mcp/types.ts';
 import { removeHome, tempHome, testEnv } from '../helpers/server.ts';
+import { connectInMemory } from '../helpers/mcp.ts';
 
 function context(t: TestContext) {
   const home = tempHome('svc-mcp-unit-');
@@ -31,16 +31,7 @@ function context(t: TestContext) {
 }
 
 async function connect(t: TestContext, ctx: ReturnType<typeof context>, name: McpServerName, binding: McpBinding = {}): Promise<Client> {
-  const server = MCP_SERVER_FACTORIES[name](ctx, binding);
-  const client = new Client({ name: 'fuzz', version: '0' });
-  const [a, b] = InMemoryTransport.createLinkedPair();
-  await server.connect(b);
-  await client.connect(a);
-  t.after(async () => {
-    await client.close();
-    await server.close();
-  });
-  return client;
+  return connectInMemory(t, MCP_SERVER_FACTORIES[name](ctx, binding), 'fuzz');
 }
 
 const scalar = fc.oneof(

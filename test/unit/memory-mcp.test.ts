@@ -5,27 +5,19 @@
 import { test, type TestContext } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { buildMemoryServer } from '../../shared/mcp/memory-server.ts';
 import type { McpBinding } from '../../shared/mcp/types.ts';
 import type { MemoryStore } from '../../shared/memory/index.ts';
 import { createRedactor } from '../../shared/redact.ts';
 import { fcParams, memoryFixture } from '../fixtures/memory-helpers.ts';
+import { connectInMemory } from '../helpers/mcp.ts';
 
 const P = 'Tools broker and MCP → memory:';
 
 async function connect(t: TestContext, store: MemoryStore, binding: McpBinding, logger = memoryFixture(t).logger) {
   const server = buildMemoryServer({ store, binding, version: '0.0.0-test', logger, redactor: createRedactor(() => []) });
-  const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
-  await server.connect(serverSide);
-  const client = new Client({ name: 'memory-test', version: '1.0.0' });
-  await client.connect(clientSide);
-  t.after(async () => {
-    await client.close();
-    await server.close();
-  });
+  const client = await connectInMemory(t, server, 'memory-test');
   const call = async (name: string, args: Record<string, unknown>) => (await client.callTool({ name, arguments: args })) as CallToolResult;
   return { client, call };
 }
