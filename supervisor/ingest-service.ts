@@ -1,10 +1,12 @@
-// Appends client-ingested events: through the ingest worker when it runs (the
-// front door's thread stays free to serve reads while a batch is written),
+// Appends client-ingested batches, given as the request body's bytes:
+// through the ingest worker when it runs (the front door's thread neither
+// parses a batch nor waits on its write, and keeps serving reads meanwhile),
 // in this thread when there is none (inject() tests, or the worker is down
 // and not yet restarted: a request that never reached it cannot have been
 // written, so writing here cannot duplicate it). Rows the worker committed
 // are handed to the live fan-out here, as this thread's own commits are.
 import { ingestContract } from '../shared/channels/ingest.ts';
+import { appendIngestBody, type IngestOutcome } from '../shared/events/ingest.ts';
 import type { EventLog } from '../shared/events/event-log.ts';
 import type { EventInput, EventRow } from '../shared/events/types.ts';
 import type { Logger } from '../shared/log.ts';
@@ -16,7 +18,12 @@ import { workerEntry, type Service, type Supervisor } from './supervision.ts';
 const APPEND_TIMEOUT_MS = 30_000;
 
 export interface IngestService {
+  /** A JSON body's bytes: parsed, normalized (spec POST /api/obs/ingest) and appended. */
+  appendBody(body: Uint8Array, now: number): Promise<IngestOutcome>;
+  /** Events already parsed and normalized (a body fastify parsed itself, e.g. text/plain). */
   append(events: EventInput[]): Promise<EventRow[]>;
+  /** The worker's counters (health's `workers`), or null when it does not run or answer. */
+  stats(): Promise<Record<string, number> | null>;
 }
 
 export function createIngestService(opts: {
@@ -46,18 +53,28 @@ export function createIngestService(opts: {
       },
     });
   }
+  /** This thread's own parse and write, for when the worker cannot take the batch. */
+  const appendHere = (body: Uint8Array, now: number) => appendIngestBody(opts.eventLog, body, now);
+
   return {
-    async append(events) {
-      if (events.length === 0) return [];
-      if (!worker || !ready || worker.status().state !== 'running') return opts.eventLog.appendMany(events);
-      const r = await worker.request('append', { events }, { timeoutMs: APPEND_TIMEOUT_MS });
+    async appendBody(body, now) {
+      if (!worker || !ready || worker.status().state !== 'running') return appendHere(body, now);
+      const r = await worker.request('appendBody', { body, now }, { timeoutMs: APPEND_TIMEOUT_MS });
       if (r.ok) {
-        opts.events.offerCommitted(r.result.rows);
-        return r.result.rows;
+        if ('rows' in r.result && r.result.rows.length > 0) opts.events.offerCommitted(r.result.rows);
+        return r.result;
       }
       // Not sent at all: nothing was written, so this thread writes it.
-      if (r.error.code === 'WORKER_UNAVAILABLE') return opts.eventLog.appendMany(events);
+      if (r.error.code === 'WORKER_UNAVAILABLE') return appendHere(body, now);
       throw new Error(`ingest worker: ${r.error.code}: ${r.error.message}`);
+    },
+    async append(events) {
+      return events.length > 0 ? opts.eventLog.appendMany(events) : [];
+    },
+    async stats() {
+      if (!worker || worker.status().state !== 'running') return null;
+      const r = await worker.request('stats', {}, { timeoutMs: 1000 });
+      return r.ok ? r.result : null;
     },
   };
 }

@@ -140,8 +140,9 @@ export function createRuntime(config: Config, logger: Logger, opts: RuntimeOptio
     mcpProbes: () => mcpProbes(),
     otlpEndpoint: config.otlpTracesEndpoint ?? config.otlpEndpoint,
     workers: async () => {
-      const stats = tail ? await tail.request('stats', {}, { timeoutMs: 1000 }) : null;
-      return supervisor.statuses().map((w) => (w.name === 'tail' && stats?.ok ? { ...w, stats: stats.result } : w));
+      const [tailStats, ingestStats] = await Promise.all([tail ? tail.request('stats', {}, { timeoutMs: 1000 }) : null, ingest.stats()]);
+      const stats: Record<string, Record<string, number> | null> = { tail: tailStats?.ok ? tailStats.result : null, ingest: ingestStats };
+      return supervisor.statuses().map((w) => (stats[w.name] ? { ...w, stats: stats[w.name] as Record<string, number> } : w));
     },
   }));
 

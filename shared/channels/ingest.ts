@@ -1,38 +1,28 @@
-// Contract of the ingest worker: it writes client-ingested event batches
-// (POST /api/obs/ingest) on its own connection, so the front door's thread
-// never blocks on a batch's write and keeps serving reads meanwhile (WAL:
-// readers are not blocked by the writer). It answers with the committed
-// rows, which the supervisor hands to the live fan-out.
+// Contract of the ingest worker: it parses and writes client-ingested event
+// batches (POST /api/obs/ingest) on its own connection, so the front door's
+// thread neither parses a batch nor blocks on its write and keeps serving
+// reads meanwhile (WAL: readers are not blocked by the writer). It answers
+// with the committed rows, which the supervisor hands to the live fan-out.
 import { z } from 'zod';
 import { defineContract } from './contract.ts';
 import { EventRowSchema } from './tail.ts';
-import { EventKind } from '../events/kinds.ts';
-
-const id = z.string().nullable().optional();
-
-export const EventInputSchema = z.object({
-  kind: EventKind,
-  ts: z.number().optional(),
-  id: z.string().optional(),
-  teamId: id,
-  taskId: id,
-  agentId: id,
-  runtime: id,
-  traceId: id,
-  spanId: id,
-  parentSpanId: id,
-  correlationId: id,
-  data: z.unknown().optional(),
-  tenantId: id,
-});
 
 const Empty = z.object({}).strict();
 
 export const ingestContract = defineContract({
   name: 'ingest',
   requests: {
-    /** Appends the events in one transaction; the committed rows come back. */
-    append: { payload: z.object({ events: z.array(EventInputSchema).max(1000) }), result: z.object({ rows: z.array(EventRowSchema) }) },
+    /**
+     * A POST /api/obs/ingest body, as its bytes: parsed and normalized here
+     * (shared/events/ingest.ts), appended in one transaction; the committed
+     * rows come back, or `badJson` when the body is not JSON.
+     */
+    appendBody: {
+      payload: z.object({ body: z.custom<Uint8Array>((v) => v instanceof Uint8Array, 'bytes'), now: z.number() }),
+      result: z.union([z.object({ rows: z.array(EventRowSchema) }), z.object({ badJson: z.literal(true) })]),
+    },
+    /** Counters since the worker started: batches written, events in them, bodies refused as not JSON. */
+    stats: { payload: Empty, result: z.object({ batches: z.number().int(), events: z.number().int(), badBodies: z.number().int() }) },
     /** Close the database; the worker then exits. */
     stop: { payload: Empty, result: Empty },
   },

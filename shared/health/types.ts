@@ -14,7 +14,7 @@ export interface WorkerHealth {
   lastExitCode: number | null;
   lastError: string | null;
   since: number;
-  /** Counters the worker reports about itself (the tail worker: ticks and queries). */
+  /** Counters the worker reports about itself (tail: ticks and queries; ingest: batches, events and badBodies). */
   stats?: Record<string, number>;
 }
 

@@ -10,7 +10,8 @@ import type { Db } from '../db/open.ts';
 import type { Statement } from 'better-sqlite3';
 import type { EventRow } from '../events/types.ts';
 import { MASK_RULES_VERSION } from '../redact.ts';
-import { MASKABLE_COLUMNS_SQL, maskStale, readMaskable } from './rows.ts';
+import { pushArrayItems, pushSerialized, type JsonParts } from './json-parts.ts';
+import { MASKABLE_COLUMNS_SQL, ROW_JSON_SQL, maskStale, readMaskable } from './rows.ts';
 
 export const FEED_LIMIT_MIN = 1;
 export const FEED_LIMIT_MAX = 5000;
@@ -53,14 +54,9 @@ export function splitKinds(csv: string | undefined): string[] {
 
 export interface Feed {
   read(q: FeedQuery): EventRow[];
-  /** The response body `{"events":[...]}` as UTF-8 JSON: the bytes of JSON.stringify({ events: read(q) }). */
-  readJson(q: FeedQuery): Buffer;
+  /** The response body `{"events":[...]}` as parts (json-parts.ts): together, JSON.stringify({ events: read(q) }). */
+  readParts(q: FeedQuery): JsonParts;
 }
-
-/** One row as a JSON object in the wire order of "Orchestration event row" (EVENT_COLUMNS_SQL's). */
-const ROW_JSON_SQL = `json_object('seq', seq, 'id', id, 'ts', ts, 'kind', kind, 'teamId', team_id, 'taskId', task_id,
-  'agentId', agent_id, 'runtime', runtime, 'traceId', trace_id, 'spanId', span_id, 'parentSpanId', parent_span_id,
-  'correlationId', correlation_id, 'data', CAST(data AS TEXT), 'tenantId', tenant_id, 'createdAt', created_at)`;
 
 export function createFeed(db: Db): Feed {
   const cache = new Map<string, { rows: Statement; json: Statement }>();
@@ -93,19 +89,15 @@ export function createFeed(db: Db): Feed {
       const order = q.order === 'desc' ? 'DESC' : 'ASC';
       stmt = {
         rows: db.prepare(`SELECT ${MASKABLE_COLUMNS_SQL} ${from} ORDER BY seq ${order} LIMIT @limit`).raw(),
-        // The whole array built by SQLite: one string instead of a JS array,
-        // an object and ~15 values per row (a third less time for 500 rows,
-        // and nearly no garbage for the collector to pause on). `stale`
-        // counts rows stored under other masking rules: any, and the answer
-        // is built from objects instead, where those rows are masked again.
-        // As a BLOB: the driver hands back a Buffer, whose bytes live outside
-        // the JS heap. A 500-row body is ~200 KB; as a string it went to the
-        // large-object space, which only a full mark-sweep reclaims, and
-        // those pauses were the feed's p99 (npm run bench -- obs-reads).
-        json: db.prepare(
-          `SELECT CAST('{"events":[' || coalesce(group_concat(j, ',' ORDER BY seq ${order}), '') || ']}' AS BLOB) AS body, total(stale) AS stale
-           FROM (SELECT seq, ${ROW_JSON_SQL} AS j, mask_version <> ${MASK_RULES_VERSION} AS stale ${from} ORDER BY seq ${order} LIMIT @limit)`,
-        ),
+        // Each row's JSON built by SQLite (json_object), joined here into a
+        // few parts (json-parts.ts says why not one string): no JS array,
+        // object and ~15 values per row, a third less time for 500 rows and
+        // little garbage. `stale` marks rows stored under other masking
+        // rules: any, and the answer is built from objects instead, where
+        // those rows are masked again.
+        json: db
+          .prepare(`SELECT ${ROW_JSON_SQL} AS j, mask_version <> ${MASK_RULES_VERSION} AS stale ${from} ORDER BY seq ${order} LIMIT @limit`)
+          .raw(),
       };
       cache.set(key, stmt);
     }
@@ -125,9 +117,13 @@ export function createFeed(db: Db): Feed {
 
   return {
     read,
-    readJson(q) {
-      const r = statementFor(q).json.get(paramsOf(q)) as { body: Buffer; stale: number };
-      return r.stale > 0 ? Buffer.from(JSON.stringify({ events: read(q) }), 'utf8') : r.body;
+    readParts(q) {
+      const out: JsonParts = ['{"events":['];
+      const rows = statementFor(q).json.all(paramsOf(q)) as Array<[string, number]>;
+      if (rows.some((r) => r[1] !== 0)) pushArrayItems(out, read(q));
+      else pushSerialized(out, rows.map((r) => r[0]));
+      out.push(']}');
+      return out;
     },
   };
 }

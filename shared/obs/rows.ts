@@ -25,6 +25,16 @@ export function allEventRows(stmt: Statement, ...params: unknown[]): EventRow[] 
   return (stmt.all(...params) as RawEventRow[]).map(toEventRow);
 }
 
+/**
+ * One row as a JSON object built by SQLite, in the wire order of
+ * "Orchestration event row" (EVENT_COLUMNS_SQL's): the text JSON.stringify
+ * gives for the row object (test/unit/obs-feed-json.test.ts). For rows stored
+ * under the current masking rules only: `data` goes out as stored.
+ */
+export const ROW_JSON_SQL = `json_object('seq', seq, 'id', id, 'ts', ts, 'kind', kind, 'teamId', team_id, 'taskId', task_id,
+  'agentId', agent_id, 'runtime', runtime, 'traceId', trace_id, 'spanId', span_id, 'parentSpanId', parent_span_id,
+  'correlationId', correlation_id, 'data', CAST(data AS TEXT), 'tenantId', tenant_id, 'createdAt', created_at)`;
+
 /** EVENT_COLUMNS_SQL plus mask_version: for reads that answer with masked data. */
 export const MASKABLE_COLUMNS_SQL = `${EVENT_COLUMNS_SQL}, mask_version`;
 

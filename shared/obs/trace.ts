@@ -2,9 +2,12 @@
 // 5,000) and its metrics (spec "Trace metrics"). Metrics are computed from
 // the rows as stored, before rows stored under other masking rules are masked again.
 import type { Db } from '../db/open.ts';
+import type { EventKind } from '../events/kinds.ts';
 import type { EventRow } from '../events/types.ts';
+import { MASK_RULES_VERSION } from '../redact.ts';
 import { costOf, parseData, toolFailed } from './event-data.ts';
-import { MASKABLE_COLUMNS_SQL, maskStale, readMaskable } from './rows.ts';
+import { pushArrayItems, pushSerialized, type JsonParts } from './json-parts.ts';
+import { MASKABLE_COLUMNS_SQL, ROW_JSON_SQL, maskStale, readMaskable } from './rows.ts';
 
 export const TRACE_CAP = 5000;
 
@@ -28,7 +31,13 @@ export interface Trace {
   metrics: TraceMetrics;
 }
 
-export function traceMetrics(rows: readonly EventRow[]): TraceMetrics {
+/** The kinds whose `data` the metrics read (the rest are counted by kind alone). */
+const DATA_KINDS: readonly EventKind[] = ['tool_result', 'cost'];
+
+/** What the metrics read of a row; `data` only for DATA_KINDS. */
+export type MetricRow = Pick<EventRow, 'kind' | 'agentId' | 'ts' | 'data'>;
+
+export function traceMetrics(rows: readonly MetricRow[]): TraceMetrics {
   let totalCostUsd = 0;
   let inputTokens = 0;
   let outputTokens = 0;
@@ -71,17 +80,50 @@ export function traceMetrics(rows: readonly EventRow[]): TraceMetrics {
 
 export interface TraceReader {
   read(traceId: string): Trace;
+  /** The response body as parts (json-parts.ts): together, JSON.stringify(read(traceId)). */
+  readParts(traceId: string): JsonParts;
 }
 
 export function createTraceReader(db: Db): TraceReader {
-  const stmt = db.prepare(`SELECT ${MASKABLE_COLUMNS_SQL} FROM events WHERE trace_id = ? ORDER BY seq LIMIT ${TRACE_CAP}`).raw();
+  const byTrace = `FROM events WHERE trace_id = ? ORDER BY seq LIMIT ${TRACE_CAP}`;
+  const stmt = db.prepare(`SELECT ${MASKABLE_COLUMNS_SQL} ${byTrace}`).raw();
+  // For the body: each row's JSON built by SQLite, and beside it only what
+  // the metrics read. 5,000 strings and 5,000 four-field objects instead of
+  // 5,000 fifteen-field rows: a quarter less time, and far less for the
+  // collector (obs-reads benchmark).
+  const json = db
+    .prepare(
+      `SELECT ${ROW_JSON_SQL}, kind, agent_id, ts, CASE WHEN kind IN (${DATA_KINDS.map((k) => `'${k}'`).join(', ')}) THEN CAST(data AS TEXT) END,
+        mask_version <> ${MASK_RULES_VERSION} ${byTrace}`,
+    )
+    .raw();
+
+  const read = (traceId: string): Trace => {
+    const rows = readMaskable(stmt, traceId);
+    // Metrics first: they read numbers, which masking never changes, and
+    // the spec computes them from the events before the answer is masked.
+    const metrics = traceMetrics(rows.rows);
+    return { traceId, events: maskStale(rows), metrics };
+  };
+
+  const body = (traceId: string, events: (out: JsonParts) => void, metrics: TraceMetrics): JsonParts => {
+    const out: JsonParts = [`{"traceId":${JSON.stringify(traceId)},"events":[`];
+    events(out);
+    out.push(`],"metrics":${JSON.stringify(metrics)}}`);
+    return out;
+  };
+
   return {
-    read(traceId) {
-      const read = readMaskable(stmt, traceId);
-      // Metrics first: they read numbers, which masking never changes, and
-      // the spec computes them from the events before the answer is masked.
-      const metrics = traceMetrics(read.rows);
-      return { traceId, events: maskStale(read), metrics };
+    read,
+    readParts(traceId) {
+      const rows = json.all(traceId) as Array<[string, EventKind, string | null, number, string | null, number]>;
+      if (rows.some((r) => r[5] !== 0)) {
+        // Rows stored under other masking rules: built from objects, where they are masked again.
+        const trace = read(traceId);
+        return body(traceId, (out) => pushArrayItems(out, trace.events), trace.metrics);
+      }
+      const metrics = traceMetrics(rows.map((r) => ({ kind: r[1], agentId: r[2], ts: r[3], data: r[4] ?? '{}' })));
+      return body(traceId, (out) => pushSerialized(out, rows.map((r) => r[0])), metrics);
     },
   };
 }

@@ -1,17 +1,31 @@
 // POST /api/obs/ingest: client-side tool_call / tool_result / error events.
+// A JSON body reaches the handler as its bytes (this route's own content-type
+// parser): the ingest worker parses it, off the front door's thread
+// (supervisor/ingest-service.ts). Any other body fastify parsed itself
+// (text/plain: a string) holds no events and is normalized here.
 import type { FastifyInstance } from 'fastify';
 import { normalizeIngest } from '../../shared/events/ingest.ts';
 import type { AppDeps } from '../deps.ts';
+import { DEFAULT_BAD_JSON_MESSAGE } from '../plugins/errors.ts';
 
 export function obsIngestRoutes(app: FastifyInstance, { ingest, redactor, logger }: AppDeps): void {
-  app.post('/api/obs/ingest', async (req, reply) => {
-    try {
-      const rows = await ingest.append(normalizeIngest(req.body, Date.now()));
-      return { ok: true, count: rows.length };
-    } catch (err) {
-      // The spec answers an unexpected throw here with 400 (redacted).
-      logger.error({ err }, 'ingest failed');
-      return reply.code(400).send({ error: redactor.text((err as Error).message) });
-    }
+  // A scope of its own, so that the bytes parser applies to this route only.
+  void app.register(async (scope) => {
+    scope.addContentTypeParser('application/json', { parseAs: 'buffer' }, (_req, body, done) => done(null, body));
+
+    scope.post('/api/obs/ingest', async (req, reply) => {
+      try {
+        const now = Date.now();
+        if (!Buffer.isBuffer(req.body)) return { ok: true, count: (await ingest.append(normalizeIngest(req.body, now))).length };
+        const r = await ingest.appendBody(req.body, now);
+        // Not JSON: the answer every JSON route gives (plugins/errors.ts).
+        if ('badJson' in r) return reply.code(400).send({ error: DEFAULT_BAD_JSON_MESSAGE });
+        return { ok: true, count: r.rows.length };
+      } catch (err) {
+        // The spec answers an unexpected throw here with 400 (redacted).
+        logger.error({ err }, 'ingest failed');
+        return reply.code(400).send({ error: redactor.text((err as Error).message) });
+      }
+    });
   });
 }

@@ -7,6 +7,7 @@ import type { FastifyInstance, FastifyReply } from 'fastify';
 import { z } from 'zod';
 import { clampLimit, createObsReads, splitKinds } from '../../shared/obs/index.ts';
 import type { AppDeps } from '../deps.ts';
+import { sendJsonParts } from '../json-parts-reply.ts';
 
 /** A non-empty string, or absent (wrong types and repeated parameters too). */
 const optionalId = z.string().min(1).optional().catch(undefined);
@@ -47,15 +48,18 @@ export function obsRoutes(app: FastifyInstance, { db, redactor, logger }: AppDep
     }
   };
 
-  // The body arrives as JSON bytes (built by SQLite; shared/obs/feed.ts).
+  // The body arrives as JSON parts (built by SQLite; shared/obs/feed.ts).
   app.get('/api/obs/events', async (req, reply) => {
-    const body = answer(reply, 'events', () => reads.feed.readJson(EventsQuery.parse(req.query ?? {})));
-    return Buffer.isBuffer(body) ? reply.type('application/json; charset=utf-8').send(body) : body;
+    const parts = answer(reply, 'events', () => reads.feed.readParts(EventsQuery.parse(req.query ?? {})));
+    if (Array.isArray(parts)) sendJsonParts(reply, parts);
+    else return parts;
   });
 
-  app.get('/api/obs/traces/:traceId', async (req, reply) =>
-    answer(reply, 'traces', () => reads.trace.read(TraceParams.parse(req.params).traceId)),
-  );
+  app.get('/api/obs/traces/:traceId', async (req, reply) => {
+    const parts = answer(reply, 'traces', () => reads.trace.readParts(TraceParams.parse(req.params).traceId));
+    if (Array.isArray(parts)) sendJsonParts(reply, parts);
+    else return parts;
+  });
 
   app.get('/api/obs/errors', async (req, reply) =>
     answer(reply, 'errors', () => {

@@ -84,6 +84,37 @@ void test('Limits: a 3 MB body on a real socket gets 413 and nothing is written'
   assert.equal((await fetch(`${s.base}/api/settings`)).status, 200);
 });
 
+void test('Events → POST /api/obs/ingest on a real server: the ingest worker parses the bytes; a body that is not JSON gets 400 and writes nothing, a malformed row is skipped', async (t) => {
+  const s = stopAfter(t, await startServer());
+  const ingestStats = async () => {
+    const h = (await (await fetch(`${s.base}/api/health`)).json()) as { workers: Array<{ name: string; stats?: Record<string, number> }> };
+    return h.workers.find((w) => w.name === 'ingest')?.stats;
+  };
+  // The worker answers for its counters once it serves its channel; from then on batches go to it.
+  const deadline = Date.now() + 20_000;
+  while (!(await ingestStats()) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+  assert.deepEqual(await ingestStats(), { batches: 0, events: 0, badBodies: 0 });
+  const post = (body: string) =>
+    rawRequest(s.port, { method: 'POST', path: '/api/obs/ingest', headers: { 'content-type': 'application/json' }, body });
+  for (const body of ['{"events":[{"kind":', '', '{"__proto__":{"polluted":1},"events":[]}', '{"constructor":{"prototype":{"x":1}}}']) {
+    const res = await post(body);
+    assert.equal(res.status, 400, body);
+    assert.deepEqual(JSON.parse(res.body), { error: 'invalid JSON' });
+  }
+  const ok = await post(JSON.stringify({ events: [
+    { kind: 'tool_call', teamId: 'tm', data: { tool: 'grep', apiKey: 'sk-live-1234567890abcdef' } },
+    { kind: 'task_created', teamId: 'tm' },
+    { kind: 'error', teamId: 'tm', data: 'not an object' },
+  ] }));
+  assert.equal(ok.status, 200);
+  assert.deepEqual(JSON.parse(ok.body), { ok: true, count: 2 });
+  assert.deepEqual(await ingestStats(), { batches: 1, events: 2, badBodies: 4 }, 'the worker handled every body');
+  const { events } = (await (await fetch(`${s.base}/api/obs/events?teamId=tm`)).json()) as { events: Array<{ kind: string; data: string }> };
+  assert.deepEqual(events.map((e) => e.kind), ['tool_call', 'error']);
+  assert.ok(!events[0]?.data.includes('sk-live-1234567890abcdef'), 'the key was masked on write');
+  assert.equal(events[1]?.data, '{}');
+});
+
 void test('DNS rebinding guard: a real request with a foreign Host or Origin is refused with 403, upgrades too', async (t) => {
   const s = stopAfter(t, await startServer());
   const host = await rawRequest(s.port, { path: '/api/settings', headers: { host: `attacker.example:${s.port}` } });

@@ -1,6 +1,7 @@
-// The ingest worker: appends client-ingested batches through the project's
-// event log (masking, UUIDv7 ids, one transaction per batch) on its own
-// connection. See shared/channels/ingest.ts for why it is a worker.
+// The ingest worker: parses client-ingested batches from their bytes and
+// appends them through the project's event log (masking, UUIDv7 ids, one
+// transaction per batch) on its own connection. See shared/channels/ingest.ts
+// for why it is a worker.
 import { parentPort, workerData } from 'node:worker_threads';
 import { pino } from 'pino';
 import { IngestWorkerData, ingestContract } from '../../shared/channels/ingest.ts';
@@ -8,6 +9,7 @@ import { serveChannel } from '../../shared/channels/server.ts';
 import { openDatabase } from '../../shared/db/open.ts';
 import { createTx } from '../../shared/db/tx.ts';
 import { createEventLog } from '../../shared/events/event-log.ts';
+import { appendIngestBody } from '../../shared/events/ingest.ts';
 
 if (!parentPort) throw new Error('ingest worker must run in a worker thread');
 const port = parentPort;
@@ -19,8 +21,19 @@ const db = openDatabase(data.dbPath, { migrate: false });
 const tx = createTx(db, (err) => logger.error({ err }, 'after-commit hook failed'));
 const eventLog = createEventLog({ db, tx, logger });
 
+const stats = { batches: 0, events: 0, badBodies: 0 };
+
 const server = serveChannel(ingestContract, port, {
-  append: ({ events }) => ({ rows: eventLog.appendMany(events) }),
+  appendBody: ({ body, now }) => {
+    const r = appendIngestBody(eventLog, body, now);
+    if ('badJson' in r) stats.badBodies++;
+    else if (r.rows.length > 0) {
+      stats.batches++;
+      stats.events += r.rows.length;
+    }
+    return r;
+  },
+  stats: () => stats,
   stop: () => {
     server.dispose();
     db.close();

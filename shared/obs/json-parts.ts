@@ -1,0 +1,63 @@
+// Large JSON answers (a 500-row feed is ~200 KB, a 5,000-event trace ~2 MB)
+// built and sent as parts rather than one string or Buffer. V8 puts a string
+// over 128 KB in the large-object space and counts a Buffer's bytes as
+// external memory; both are charged to the old generation, so at a thousand
+// feed reads a second the server ran a full mark-compact every ~60 requests
+// and those pauses were the feed's p99 (npm run bench -- obs-reads). Parts
+// of at most PART_CHARS characters are ordinary young-generation strings that
+// die in the next scavenge; the socket copies them out without joining them
+// (supervisor/json-parts-reply.ts).
+
+/** The body is the concatenation of the parts, in order. */
+export type JsonParts = string[];
+
+/**
+ * Target size of one part, in characters (a two-byte string takes 64 KB, half
+ * of V8's largest young object). A single row longer than this is its own part.
+ */
+export const PART_CHARS = 32_768;
+
+/**
+ * Appends values already serialized as JSON as the items of an array: what
+ * they add is their comma-joined text (the array without its brackets),
+ * joined into parts of about PART_CHARS characters.
+ */
+export function pushSerialized(out: JsonParts, values: readonly string[]): void {
+  let from = 0;
+  let chars = 0;
+  for (let i = 0; i < values.length; i++) {
+    chars += (values[i] as string).length + 1;
+    if (chars >= PART_CHARS || i === values.length - 1) {
+      if (from > 0) out.push(',');
+      out.push(values.slice(from, i + 1).join(','));
+      from = i + 1;
+      chars = 0;
+    }
+  }
+}
+
+/** Items serialized together by pushArrayItems: ~26 KB of JSON for event rows of a typical size. */
+const ITEMS_PER_SLICE = 64;
+
+/**
+ * Appends the items of a JSON array, serialized: what they add is
+ * JSON.stringify(items) without its brackets. Items are serialized
+ * ITEMS_PER_SLICE at a time (one call instead of one per item); a slice that
+ * comes out over twice PART_CHARS (large items) is redone item by item.
+ */
+export function pushArrayItems(out: JsonParts, items: readonly unknown[]): void {
+  for (let i = 0; i < items.length; i += ITEMS_PER_SLICE) {
+    const slice = items.slice(i, i + ITEMS_PER_SLICE);
+    const text = JSON.stringify(slice);
+    if (i > 0) out.push(',');
+    if (text.length <= 2 * PART_CHARS) out.push(text.slice(1, -1));
+    else pushSerialized(out, slice.map((item) => JSON.stringify(item)));
+  }
+}
+
+/** Byte length of the body the parts make, as UTF-8. */
+export function partsByteLength(parts: readonly string[]): number {
+  let n = 0;
+  for (const p of parts) n += Buffer.byteLength(p, 'utf8');
+  return n;
+}
