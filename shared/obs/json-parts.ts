@@ -17,23 +17,45 @@ export type JsonParts = string[];
  */
 export const PART_CHARS = 32_768;
 
+export interface PartsJoiner {
+  /** One value already serialized as JSON, the next item of the array. */
+  add(serialized: string): void;
+  /** Appends what is still held; call once, after the last add. */
+  end(): void;
+}
+
 /**
  * Appends values already serialized as JSON as the items of an array: what
- * they add is their comma-joined text (the array without its brackets),
- * joined into parts of about PART_CHARS characters.
+ * they add to `out` is their comma-joined text (the array without its
+ * brackets), joined into parts of about PART_CHARS characters as they come.
  */
-export function pushSerialized(out: JsonParts, values: readonly string[]): void {
-  let from = 0;
+export function partsJoiner(out: JsonParts): PartsJoiner {
+  let batch: string[] = [];
   let chars = 0;
-  for (let i = 0; i < values.length; i++) {
-    chars += (values[i] as string).length + 1;
-    if (chars >= PART_CHARS || i === values.length - 1) {
-      if (from > 0) out.push(',');
-      out.push(values.slice(from, i + 1).join(','));
-      from = i + 1;
-      chars = 0;
-    }
-  }
+  let first = true;
+  const flush = () => {
+    if (batch.length === 0) return;
+    if (!first) out.push(',');
+    out.push(batch.join(','));
+    first = false;
+    batch = [];
+    chars = 0;
+  };
+  return {
+    add(serialized) {
+      batch.push(serialized);
+      chars += serialized.length + 1;
+      if (chars >= PART_CHARS) flush();
+    },
+    end: flush,
+  };
+}
+
+/** Appends values already serialized as JSON as the items of an array (partsJoiner, all at once). */
+export function pushSerialized(out: JsonParts, values: readonly string[]): void {
+  const joiner = partsJoiner(out);
+  for (const v of values) joiner.add(v);
+  joiner.end();
 }
 
 /** Items serialized together by pushArrayItems: ~26 KB of JSON for event rows of a typical size. */
