@@ -8,7 +8,7 @@
 import { ingestContract } from '../shared/channels/ingest.ts';
 import { appendIngestBody, type IngestOutcome } from '../shared/events/ingest.ts';
 import type { EventLog } from '../shared/events/event-log.ts';
-import type { EventInput, EventRow } from '../shared/events/types.ts';
+import type { EventRow } from '../shared/events/types.ts';
 import type { Logger } from '../shared/log.ts';
 import type { SvcPaths } from '../shared/paths.ts';
 import type { StreamHub } from './stream-hub.ts';
@@ -20,8 +20,6 @@ const APPEND_TIMEOUT_MS = 30_000;
 export interface IngestService {
   /** A JSON body's bytes: parsed, normalized (spec POST /api/obs/ingest) and appended. */
   appendBody(body: Uint8Array, now: number): Promise<IngestOutcome>;
-  /** Events already parsed and normalized (a body fastify parsed itself, e.g. text/plain). */
-  append(events: EventInput[]): Promise<EventRow[]>;
   /** The worker's counters (health's `workers`), or null when it does not run or answer. */
   stats(): Promise<Record<string, number> | null>;
 }
@@ -67,9 +65,6 @@ export function createIngestService(opts: {
       // Not sent at all: nothing was written, so this thread writes it.
       if (r.error.code === 'WORKER_UNAVAILABLE') return appendHere(body, now);
       throw new Error(`ingest worker: ${r.error.code}: ${r.error.message}`);
-    },
-    async append(events) {
-      return events.length > 0 ? opts.eventLog.appendMany(events) : [];
     },
     async stats() {
       if (!worker || worker.status().state !== 'running') return null;

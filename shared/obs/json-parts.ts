@@ -58,23 +58,13 @@ export function pushSerialized(out: JsonParts, values: readonly string[]): void 
   joiner.end();
 }
 
-/** Items serialized together by pushArrayItems: ~26 KB of JSON for event rows of a typical size. */
-const ITEMS_PER_SLICE = 64;
-
 /**
  * Appends the items of a JSON array, serialized: what they add is
- * JSON.stringify(items) without its brackets. Items are serialized
- * ITEMS_PER_SLICE at a time (one call instead of one per item); a slice that
- * comes out over twice PART_CHARS (large items) is redone item by item.
+ * JSON.stringify(items) without its brackets. For the rare answers built
+ * from objects (rows stored under other masking rules).
  */
 export function pushArrayItems(out: JsonParts, items: readonly unknown[]): void {
-  for (let i = 0; i < items.length; i += ITEMS_PER_SLICE) {
-    const slice = items.slice(i, i + ITEMS_PER_SLICE);
-    const text = JSON.stringify(slice);
-    if (i > 0) out.push(',');
-    if (text.length <= 2 * PART_CHARS) out.push(text.slice(1, -1));
-    else pushSerialized(out, slice.map((item) => JSON.stringify(item)));
-  }
+  pushSerialized(out, items.map((item) => JSON.stringify(item)));
 }
 
 /** Byte length of the body the parts make, as UTF-8. */

@@ -1,10 +1,9 @@
 // POST /api/obs/ingest: client-side tool_call / tool_result / error events.
 // A JSON body reaches the handler as its bytes (this route's own content-type
 // parser): the ingest worker parses it, off the front door's thread
-// (supervisor/ingest-service.ts). Any other body fastify parsed itself
-// (text/plain: a string) holds no events and is normalized here.
+// (supervisor/ingest-service.ts). Any other body (none, or text/plain, which
+// fastify reads as a string) is not an object with `events`: nothing to write.
 import type { FastifyInstance } from 'fastify';
-import { normalizeIngest } from '../../shared/events/ingest.ts';
 import type { AppDeps } from '../deps.ts';
 import { DEFAULT_BAD_JSON_MESSAGE } from '../plugins/errors.ts';
 
@@ -15,9 +14,8 @@ export function obsIngestRoutes(app: FastifyInstance, { ingest, redactor, logger
 
     scope.post('/api/obs/ingest', async (req, reply) => {
       try {
-        const now = Date.now();
-        if (!Buffer.isBuffer(req.body)) return { ok: true, count: (await ingest.append(normalizeIngest(req.body, now))).length };
-        const r = await ingest.appendBody(req.body, now);
+        if (!Buffer.isBuffer(req.body)) return { ok: true, count: 0 };
+        const r = await ingest.appendBody(req.body, Date.now());
         // Not JSON: the answer every JSON route gives (plugins/errors.ts).
         if ('badJson' in r) return reply.code(400).send({ error: DEFAULT_BAD_JSON_MESSAGE });
         return { ok: true, count: r.rows.length };
