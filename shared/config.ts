@@ -73,6 +73,19 @@ const EnvSchema = z.object({
     z.number().int().min(1000).optional().catch(undefined),
   ),
   SVC_CATALOG_INDEX_URL: optionalString,
+  SVC_DEV_ORIGIN: optionalString,
+  SVC_MAX_STREAMS: z.preprocess(
+    (v) => (typeof v === 'string' && v.trim() !== '' ? Number(v) : undefined),
+    z.number().int().min(1).max(100_000).optional().catch(undefined),
+  ),
+  SVC_MAX_PROXY_CONNECTIONS: z.preprocess(
+    (v) => (typeof v === 'string' && v.trim() !== '' ? Number(v) : undefined),
+    z.number().int().min(1).max(10_000).optional().catch(undefined),
+  ),
+  SVC_SKILL_SCAN_TIMEOUT_MS: z.preprocess(
+    (v) => (typeof v === 'string' && v.trim() !== '' ? Number(v) : undefined),
+    z.number().int().min(1).max(600_000).optional().catch(undefined),
+  ),
   SVC_TAIL_INTERVAL_MS: z.preprocess(
     (v) => (typeof v === 'string' && v.trim() !== '' ? Number(v) : undefined),
     z.number().int().min(10).max(60_000).optional().catch(undefined),
@@ -135,6 +148,14 @@ export interface Config {
   readonly mcpMaxSessions: number;
   /** An MCP session unused this long is closed (`SVC_MCP_SESSION_IDLE_MS`). */
   readonly mcpSessionIdleMs: number;
+  /** Development mode: the one origin allowed cross-origin access with credentials (`SVC_DEV_ORIGIN`). */
+  readonly devOrigin: string;
+  /** Service-shaped SSE streams open at once; one past it is refused with 503 (`SVC_MAX_STREAMS`). */
+  readonly maxStreams: number;
+  /** Proxied gateway WebSocket connections open at once; one past it is refused with 503 (`SVC_MAX_PROXY_CONNECTIONS`). */
+  readonly maxProxyConnections: number;
+  /** A skill injection scan running longer is stopped and the install refused with 422 (`SVC_SKILL_SCAN_TIMEOUT_MS`). */
+  readonly skillScanTimeoutMs: number;
   /** Poll interval of the tail worker (spec: 750 ms). */
   readonly tailIntervalMs: number;
   /** Whether a browser can be opened (a display exists and this is not CI). */
@@ -152,6 +173,32 @@ export const DEFAULT_MCP_MAX_SESSIONS = 1000;
 export const DEFAULT_MCP_SESSION_IDLE_MS = 30 * 60_000;
 export const DEFAULT_APPROVAL_TTL_MS = 10 * 60_000;
 export const DEFAULT_TAIL_INTERVAL_MS = 750;
+/** The UI dev server's origin (Vite's default port). */
+export const DEFAULT_DEV_ORIGIN = 'http://localhost:5173';
+export const DEFAULT_MAX_STREAMS = 2000;
+export const DEFAULT_MAX_PROXY_CONNECTIONS = 64;
+export const DEFAULT_SKILL_SCAN_TIMEOUT_MS = 10_000;
+
+/**
+ * svc's own secrets that live in its environment. They never reach a child
+ * process (childEnv) and a `${NAME}` template never resolves them: a
+ * template is text a user (or a page that can write settings) chose, and
+ * resolving it would hand the secret to whatever the template feeds.
+ */
+export const SVC_SECRET_ENV_NAMES: readonly string[] = Object.freeze([
+  'STUDIO_ACCESS_TOKEN',
+  'SVC_SECRETS_MASTER_KEY',
+  'SVC_SEARCH_API_KEY',
+  'SVC_EMBEDDINGS_API_KEY',
+  'OTEL_EXPORTER_OTLP_HEADERS',
+  'OTEL_EXPORTER_OTLP_TRACES_HEADERS',
+]);
+
+/** True when `name` is one of svc's own secret variables (case-insensitive, as Windows reads them). */
+export function isSvcSecretEnvName(name: string): boolean {
+  const upper = name.toUpperCase();
+  return SVC_SECRET_ENV_NAMES.includes(upper);
+}
 
 function findPackageRoot(): string {
   let dir = dirname(fileURLToPath(import.meta.url));
@@ -247,6 +294,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     embeddingsApiKey: e.SVC_EMBEDDINGS_API_KEY ?? null,
     mcpMaxSessions: e.SVC_MCP_MAX_SESSIONS ?? DEFAULT_MCP_MAX_SESSIONS,
     mcpSessionIdleMs: e.SVC_MCP_SESSION_IDLE_MS ?? DEFAULT_MCP_SESSION_IDLE_MS,
+    devOrigin: (e.SVC_DEV_ORIGIN ?? DEFAULT_DEV_ORIGIN).replace(/\/+$/, ''),
+    maxStreams: e.SVC_MAX_STREAMS ?? DEFAULT_MAX_STREAMS,
+    maxProxyConnections: e.SVC_MAX_PROXY_CONNECTIONS ?? DEFAULT_MAX_PROXY_CONNECTIONS,
+    skillScanTimeoutMs: e.SVC_SKILL_SCAN_TIMEOUT_MS ?? DEFAULT_SKILL_SCAN_TIMEOUT_MS,
     tailIntervalMs: e.SVC_TAIL_INTERVAL_MS ?? DEFAULT_TAIL_INTERVAL_MS,
     canOpenBrowser: !truthy(e.CI) && (process.platform !== 'linux' || Boolean(e.DISPLAY ?? e.WAYLAND_DISPLAY)),
     packageRoot,
