@@ -20,9 +20,12 @@ export {
   SkillDeleteQuery,
   SkillInstallSchema,
   SkillListQuery,
+  SkillScanJobArg,
+  SkillScanJobResult,
   type InstallOutcome,
   type RemoveOutcome,
+  type ScanOutcome,
   type Skill,
   type SkillInstall,
 } from './schemas.ts';
-export { bodyFingerprint, createSkillStore, type InstallResult, type RemoveResult, type SkillStore } from './store.ts';
+export { bodyFingerprint, createSkillStore, type InstallResult, type RemoveResult, type SkillStore, type SkillStoreOptions } from './store.ts';

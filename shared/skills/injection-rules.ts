@@ -1,6 +1,17 @@
 // The injection scan's rule table (see injection-scan.ts for how it is
 // applied, and for the edges the rules were drawn on). Every rule blocks.
 // Pinned by the payload table in test/unit/injection-scan.test.ts.
+//
+// Every rule must stay linear in the input (a 2 MB body is scanned on each
+// install; test/bench/skill-scan.ts measures the hostile shapes): no two
+// unbounded quantifiers that can share the same characters may sit side by
+// side (`\s*\]?\s*` rescans a run of spaces from every split: write
+// `\s*(?:\]\s*)?`), and a lazy or backtracking search from a start position
+// is bounded (`[^\n]{0,80}?`). Line rules never see a line break in `\s`
+// (the scanner compiles it as `[^\S\n]`), so `^\s*` cannot run across a
+// field of blank lines. Where a pattern cannot be both linear and exact, the
+// rule finds its matches in code (`more`).
+import { HIDDEN_WORDS, hiddenElementSpans, type Span } from './hidden-html.ts';
 
 export interface ScanRule {
   id: string;
@@ -11,6 +22,12 @@ export interface ScanRule {
   span: 'line' | 'field';
   /** Spans where the pattern's characters are legitimate: a match wholly inside one is no finding. */
   allow?: RegExp;
+  /**
+   * More matches, found by a linear pass in code (field rules only): merged
+   * with the pattern's in start order, a match overlapping an earlier one
+   * dropped, as one pattern's own matches never overlap.
+   */
+  more?: (text: string) => Iterable<Span>;
 }
 
 
@@ -26,11 +43,6 @@ const URL = String.raw`(?:\b(?:https?|ftp|wss?):\/\/|\bwebhook\b|\/dev\/tcp\/)`;
 const NET_TOOL = String.raw`(?:\b(?:curl|wget|nc|ncat|netcat|socat|telnet|fetch|axios|urllib|requests\.(?:post|put|get)|http\.request|invoke-webrequest|invoke-restmethod|iwr|irm)\b|${URL})`;
 const ENV_DUMP = String.raw`(?:\bprintenv\b|\$\(\s*(?:env|set)\s*\)|\x60\s*env\s*\x60|(?:^|[|;&(]\s*)env\s*\||\/proc\/(?:self|\d+|\$\$)\/environ|JSON\.stringify\(\s*process\.env\s*\)|\bprocess\.env\b(?![^\S\n]*[.[])|json\.dumps\(\s*(?:dict\(\s*)?os\.environ|\bos\.environ\b(?![^\S\n]*(?:\[|\.get)))`;
 const SHELL = String.raw`(?:sudo\s+(?:-\S+\s+){0,4})?(?:(?:ba|z|k|da|c|tc|fi)?sh|python[23]?|perl|ruby|node|php|iex|invoke-expression|source)\b`;
-const HIDDEN_WORDS = String.raw`(?:(?<![\w-])(?:ignore|disregard)\b|\binstructions?\b|\bsystem\s+prompt\b|\bassistant\b|\bLLM\b|\byou\s+(?:must|shall|are\s+now)\b|\b(?:do\s+not|don't|never)\s+(?:tell|mention|reveal|inform|disclose)\b|\bsecretly\b|\b(?:curl|wget|exfiltrate)\b|\bcredentials?\b|\bpasswords?\b|\bapi\s*keys?\b)`;
-const HIDDEN_ATTR = String.raw`(?:\shidden(?:\s*=\s*["']?(?:hidden|true|until-found)?["']?)?(?=\s*\/?>|\s+[\w-]+\s*=)|display\s*:\s*none|visibility\s*:\s*hidden|font-size\s*:\s*0(?:px|pt|em|rem|%)?\s*(?:[;"']|$)|opacity\s*:\s*0(?:\.0+)?\s*[;"'])`;
-
-const HIDDEN_OPEN = String.raw`<[a-z][\w-]*\b[^<>]*?${HIDDEN_ATTR}[^<>]*>`;
-
 // -------------------------------------------------------------------- rules
 
 export const SCAN_RULES: readonly ScanRule[] = [
@@ -76,7 +88,7 @@ export const SCAN_RULES: readonly ScanRule[] = [
       String.raw`<\|\s*(?:im_start|im_end|im_sep|system|user|assistant|endoftext|eot_id|start_header_id|end_header_id|begin_of_text)\s*\|>` +
         String.raw`|<\/?\s*(?:system|assistant|developer|system[_-]?prompt)\s*>` +
         String.raw`|\[\/?INST\]|<<\/?SYS>>` +
-        String.raw`|^\s*(?:#{1,6}|\[)\s*(?:system|assistant|developer)(?:\s+(?:message|prompt|instructions?|override))?\s*\]?\s*:`,
+        String.raw`|^\s*(?:#{1,6}|\[)\s*(?:system|assistant|developer)(?:\s+(?:message|prompt|instructions?|override))?\s*(?:\]\s*)?:`,
     ),
   },
   {
@@ -97,8 +109,8 @@ export const SCAN_RULES: readonly ScanRule[] = [
     span: 'line',
     pattern: re(
       String.raw`\b(?:curl|wget|fetch|iwr|irm|invoke-webrequest|invoke-restmethod)\b[^\n|]{0,400}\|\s*${SHELL}` +
-        String.raw`|\b(?:(?:ba|z)?sh|source|eval)\s+(?:-c\s+)?["']?\s*(?:<\(|\$\()\s*(?:curl|wget)\b` +
-        String.raw`|\b(?:iex|invoke-expression)\s*\(?\s*\(?\s*(?:iwr|irm|invoke-webrequest|invoke-restmethod|new-object\s+net\.webclient)\b`,
+        String.raw`|\b(?:(?:ba|z)?sh|source|eval)\s+(?:-c\s+)?(?:["']\s*)?(?:<\(|\$\()\s*(?:curl|wget)\b` +
+        String.raw`|\b(?:iex|invoke-expression)\s*(?:\(\s*){0,2}(?:iwr|irm|invoke-webrequest|invoke-restmethod|new-object\s+net\.webclient)\b`,
     ),
   },
   {
@@ -139,8 +151,8 @@ export const SCAN_RULES: readonly ScanRule[] = [
     description: 'a fork bomb',
     span: 'line',
     pattern: re(
-      String.raw`:\s*\(\s*\)\s*\{\s*:\s*\|\s*:\s*&\s*\}\s*;?\s*:|\b(\w+)\s*\(\s*\)\s*\{\s*\1\s*\|\s*\1\s*&\s*\}|%0\s*\|\s*%0` +
-        String.raw`|\bwhile\s*\(?\s*(?:true|1)\s*\)?\s*:?[^\n]{0,40}?\bfork\s*\(\s*\)`,
+      String.raw`:\s*\(\s*\)\s*\{\s*:\s*\|\s*:\s*&\s*\}\s*(?:;\s*)?:|\b(\w+)\s*\(\s*\)\s*\{\s*\1\s*\|\s*\1\s*&\s*\}|%0\s*\|\s*%0` +
+        String.raw`|\bwhile\s*(?:\(\s*)?(?:true|1)\s*(?:\)\s*)?:?[^\n]{0,40}?\bfork\s*\(\s*\)`,
     ),
   },
   {
@@ -187,11 +199,10 @@ export const SCAN_RULES: readonly ScanRule[] = [
     id: 'hidden-html-comment',
     description: 'an HTML comment or hidden HTML element carrying instructions the rendered view hides',
     span: 'field',
-    pattern: re(
-      // A comment's scan stops at the next `<!--` too, which keeps the rule linear on hostile input.
-      String.raw`<!--(?:(?!-->|<!--)[\s\S]){0,4000}?${HIDDEN_WORDS}` +
-        String.raw`|${HIDDEN_OPEN}(?:[^<]|<(?!\/|!--|${HIDDEN_OPEN})){0,1000}?${HIDDEN_WORDS}`,
-    ),
+    // A comment's scan stops at the next `<!--` too, which keeps the rule linear on hostile input.
+    pattern: re(String.raw`<!--(?:(?!-->|<!--)[\s\S]){0,4000}?${HIDDEN_WORDS}`),
+    // Hidden elements (`<div style="display:none">…`, an unclosed hidden tag): see hidden-html.ts.
+    more: hiddenElementSpans,
   },
   {
     id: 'markdown-hidden-comment',

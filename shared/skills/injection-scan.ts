@@ -22,11 +22,20 @@
 //    (tool directives such as `<!-- prettier-ignore -->` pass); a markdown
 //    link-definition comment (`[//]: # (...)`) is always caught, since its
 //    only use is to hide text from the rendered view.
+//  - A hidden element (`hidden`, `display:none`, ...) is caught when
+//    instruction-like words follow within 1,000 characters; an unclosed tag
+//    with a hidden attribute (no `>` before the next `<` or the end) is caught
+//    whatever follows, since a browser hides everything up to the next `>`.
 //  - Zero-width joiners inside emoji sequences (👩‍💻) and the three
 //    subdivision flags (tag characters) are allowed; every other invisible,
 //    bidi-override or tag character is caught, including a leading BOM.
 //  - Text is scanned after NFKC normalisation, so fullwidth or ligature
 //    look-alikes of a phrase match it too.
+//
+// The work is linear in the text for every rule (issue 15 #3; the rules'
+// side of it is in injection-rules.ts, the hostile shapes are measured by
+// test/bench/skill-scan.ts). svc runs the scan in a pool thread with a time
+// limit all the same (supervisor/pool.ts).
 import { createHash } from 'node:crypto';
 import { maskText } from '../redact.ts';
 import { SCAN_RULES, type ScanRule } from './injection-rules.ts';
@@ -115,11 +124,38 @@ interface Compiled {
   single: RegExp;
 }
 
-const withFlags = (re: RegExp, add: string) => new RegExp(re.source, [...new Set(re.flags + add)].join(''));
+/**
+ * A line rule's source with every `\s` outside a character class written
+ * `[^\S\n]`. On one line the two are the same; over the whole text it keeps
+ * a line rule's whitespace from running on across line breaks, where `^\s*`
+ * would rescan a field of blank lines from each of them (quadratic).
+ */
+export function horizontalSpace(source: string): string {
+  let out = '';
+  let inClass = false;
+  for (let i = 0; i < source.length; i++) {
+    const c = source[i] as string;
+    if (c === '\\') {
+      const next = source[i + 1] ?? '';
+      out += !inClass && next === 's' ? '[^\\S\\n]' : c + next;
+      i++;
+      continue;
+    }
+    if (c === '[') inClass = true;
+    else if (c === ']') inClass = false;
+    out += c;
+  }
+  return out;
+}
+
+const flagsWith = (re: RegExp, add: string) => [...new Set(re.flags + add)].join('');
 const compile = (rule: ScanRule): Compiled => ({
   rule,
-  whole: rule.span === 'line' ? withFlags(rule.pattern, 'gm') : withFlags(rule.pattern, 'g'),
-  single: withFlags(rule.pattern, 'g'),
+  whole:
+    rule.span === 'line'
+      ? new RegExp(horizontalSpace(rule.pattern.source), flagsWith(rule.pattern, 'gm'))
+      : new RegExp(rule.pattern.source, flagsWith(rule.pattern, 'g')),
+  single: new RegExp(rule.pattern.source, flagsWith(rule.pattern, 'g')),
 });
 const COMPILED = new WeakMap<readonly ScanRule[], Compiled[]>();
 
@@ -131,7 +167,7 @@ const COMPILED = new WeakMap<readonly ScanRule[], Compiled[]>();
  * and the search resumes at the next line, which skips nothing a per-line
  * scan would find.
  */
-function* matchesOf({ rule, whole, single }: Compiled, text: string, starts: number[]): Generator<Match> {
+function* patternMatches({ rule, whole, single }: Compiled, text: string, starts: number[]): Generator<Match> {
   whole.lastIndex = 0;
   for (let m = whole.exec(text); m !== null; m = whole.exec(text)) {
     const start = m.index;
@@ -157,9 +193,59 @@ function* matchesOf({ rule, whole, single }: Compiled, text: string, starts: num
   }
 }
 
-function allowedSpans(rule: ScanRule, text: string): Array<[number, number]> {
-  if (!rule.allow) return [];
-  return [...text.matchAll(rule.allow)].map((m) => [m.index, m.index + m[0].length]);
+/** The pattern's matches, and the rule's `more` merged in start order, overlaps dropped. */
+function* matchesOf(c: Compiled, text: string, starts: number[]): Generator<Match> {
+  const { more } = c.rule;
+  if (!more) {
+    yield* patternMatches(c, text, starts);
+    return;
+  }
+  const a = patternMatches(c, text, starts);
+  const b = more(text)[Symbol.iterator]();
+  let x = a.next();
+  let y = b.next();
+  let end = 0;
+  while (!x.done || !y.done) {
+    let m: Match;
+    if (y.done || (!x.done && x.value.start <= y.value.start)) {
+      m = x.value as Match;
+      x = a.next();
+    } else {
+      m = { ...y.value, text: text.slice(y.value.start, y.value.end) };
+      y = b.next();
+    }
+    if (m.start < end) continue;
+    end = m.end;
+    yield m;
+  }
+}
+
+/**
+ * Whether a match lies wholly inside one of the rule's allowed spans. Spans
+ * do not overlap and matches arrive in start order, so the only span that can
+ * hold a match is the last one starting at or before it, and the spans are
+ * read once, front to back, as the matches need them (testing every span per
+ * match was quadratic on a body of emoji sequences).
+ */
+function allowedCheck(allow: RegExp | undefined, text: string): (m: Match) => boolean {
+  if (!allow) return () => false;
+  const re = new RegExp(allow.source, flagsWith(allow, 'g'));
+  const read = (): [number, number] | null => {
+    const n = re.exec(text);
+    if (n === null) return null;
+    if (n[0] === '') re.lastIndex = n.index + 1;
+    return [n.index, n.index + n[0].length];
+  };
+  let current: [number, number] | null = null;
+  let ahead: [number, number] | null | undefined;
+  return (m) => {
+    if (ahead === undefined) ahead = read();
+    while (ahead !== null && ahead[0] <= m.start) {
+      current = ahead;
+      ahead = read();
+    }
+    return current !== null && current[0] <= m.start && m.end <= current[1];
+  };
 }
 
 export type ScanInput = Partial<Record<ScannedField, string | null | undefined>>;
@@ -183,10 +269,9 @@ export function scanSkill(input: ScanInput, rules: readonly ScanRule[] = SCAN_RU
     const starts = lineStarts(text);
     const fieldFindings: Array<Finding & { at: number }> = [];
     for (const c of compiled) {
-      let allowed: Array<[number, number]> | null = null;
+      const allowed = allowedCheck(c.rule.allow, text);
       for (const m of matchesOf(c, text, starts)) {
-        allowed ??= allowedSpans(c.rule, text);
-        if (allowed.some(([a, b]) => a <= m.start && m.end <= b)) continue;
+        if (allowed(m)) continue;
         const line = lineAt(starts, m.start);
         const fingerprint = fingerprintOf(c.rule.id, field, m.text);
         const key = `${fingerprint}:${line}`;

@@ -5,21 +5,32 @@
 // the current one). Every install attempt is audited: a clean one in the same
 // transaction as its skill write, a blocked one on its own, before anything
 // else could be written.
+//
+// The scan is handed in (svc runs it in a pool thread with a time limit, so a
+// 2 MB body never holds the front door; issue 15 #3) and awaited before any
+// write: the find-then-write of a clean install is one synchronous
+// transaction after the scan's answer, so two installs whose scans overlap
+// still cannot make two rows. A scan stopped at its time limit checked
+// nothing: the install is refused and audited like a blocked one.
 import { createHash } from 'node:crypto';
 import type { Db } from '../db/open.ts';
 import type { Tx } from '../db/tx.ts';
 import type { AuditLog } from '../governance/audit.ts';
 import { uuidv7 } from '../ids.ts';
-import { scanSkill, visibleText, type Finding } from './injection-scan.ts';
-import { AgentIdsSchema, type InstallOutcome, type RemoveOutcome, type Skill, type SkillInstall } from './schemas.ts';
+import { scanSkill, visibleText, type Finding, type ScanInput } from './injection-scan.ts';
+import { AgentIdsSchema, type InstallOutcome, type RemoveOutcome, type ScanOutcome, type Skill, type SkillInstall } from './schemas.ts';
 
-export type InstallResult = { outcome: 'blocked'; findings: Finding[] } | { outcome: InstallOutcome; skill: Skill };
+export type InstallResult =
+  | { outcome: 'blocked'; findings: Finding[] }
+  | { outcome: 'scan-timeout'; timeoutMs: number }
+  | { outcome: InstallOutcome; skill: Skill };
 export type RemoveResult = { outcome: RemoveOutcome; skill: Skill | null };
 
 export interface SkillStore {
   /** Ordered by name (case-insensitive), then source. */
   list(agentId?: string): Skill[];
-  install(input: SkillInstall): InstallResult;
+  /** Scans first (see SkillStoreOptions.scan), then blocks or records. */
+  install(input: SkillInstall): Promise<InstallResult>;
   remove(id: string, agentId: string): RemoveResult;
 }
 
@@ -52,14 +63,22 @@ function toSkill(row: SkillRow): Skill {
 
 export const bodyFingerprint = (body: string) => createHash('sha256').update(body).digest('hex');
 
-/** The name and source for the audit trail, withheld when the scan flagged them (the payload stays out of the log). */
-function describe(input: SkillInstall, flagged: ReadonlySet<string>): { subject: string; what: string } {
-  const show = (field: 'name' | 'source') => (flagged.has(field) ? `<${field} withheld: flagged by the scan>` : visibleText(input[field].trim()));
+/** The name and source for the audit trail, withheld when the scan flagged them or did not finish (the payload stays out of the log). */
+function describe(input: SkillInstall, withheld: ReadonlySet<string>, why = 'flagged by the scan'): { subject: string; what: string } {
+  const show = (field: 'name' | 'source') => (withheld.has(field) ? `<${field} withheld: ${why}>` : visibleText(input[field].trim()));
   const name = show('name');
   return { subject: `skill ${name}`, what: `skill "${name}" from "${show('source')}"` };
 }
 
-export function createSkillStore(db: Db, tx: Tx, audit: AuditLog, now: () => number = Date.now): SkillStore {
+export interface SkillStoreOptions {
+  /** The injection scan; default: scanSkill on this thread, which always finishes. */
+  scan?: (input: ScanInput) => Promise<ScanOutcome>;
+  now?: () => number;
+}
+
+const scanHere = async (input: ScanInput): Promise<ScanOutcome> => ({ findings: scanSkill(input) });
+
+export function createSkillStore(db: Db, tx: Tx, audit: AuditLog, { scan = scanHere, now = Date.now }: SkillStoreOptions = {}): SkillStore {
   const listAll = db.prepare(`SELECT ${COLUMNS} FROM skills ORDER BY name COLLATE NOCASE, source, id`);
   const listFor = db.prepare(
     `SELECT ${COLUMNS} FROM skills WHERE EXISTS (SELECT 1 FROM json_each(skills.agent_ids) WHERE value = ?)
@@ -98,6 +117,21 @@ export function createSkillStore(db: Db, tx: Tx, audit: AuditLog, now: () => num
       }),
     );
     return { outcome: 'blocked', findings };
+  }
+
+  function timedOut(input: SkillInstall, timeoutMs: number): InstallResult {
+    // Nothing was checked, so neither name nor source is trusted into the log.
+    const { subject, what } = describe(input, new Set(['name', 'source']), 'not scanned');
+    tx.run(() =>
+      audit.append({
+        kind: 'install_blocked',
+        agentId: input.agentId.trim(),
+        subject,
+        summary: `install of ${what} blocked: the injection scan did not finish within ${timeoutMs} ms`,
+        data: { reason: 'scan-timeout', timeoutMs, findings: [] },
+      }),
+    );
+    return { outcome: 'scan-timeout', timeoutMs };
   }
 
   function accept(input: SkillInstall): InstallResult {
@@ -144,9 +178,10 @@ export function createSkillStore(db: Db, tx: Tx, audit: AuditLog, now: () => num
 
   return {
     list: (agentId) => ((agentId === undefined ? listAll.all() : listFor.all(agentId)) as SkillRow[]).map(toSkill),
-    install(input) {
-      const findings = scanSkill({ name: input.name, source: input.source, category: input.category, body: input.body });
-      return findings.length > 0 ? block(input, findings) : accept(input);
+    async install(input) {
+      const scanned = await scan({ name: input.name, source: input.source, category: input.category, body: input.body });
+      if ('timedOut' in scanned) return timedOut(input, scanned.timeoutMs);
+      return scanned.findings.length > 0 ? block(input, scanned.findings) : accept(input);
     },
     remove(id, agentId) {
       return tx.run((): RemoveResult => {

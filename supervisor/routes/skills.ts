@@ -1,6 +1,8 @@
 // Spec "Smaller resources" → "Skills": list (optional agentId filter), install
-// behind the injection scan (422 with findings when it finds anything), and
-// remove an agent from a skill. Field names the spec leaves open are in the README.
+// behind the injection scan (422 with findings when it finds anything, 422
+// with none when the scan ran past its time limit), and remove an agent from
+// a skill. The scan runs in the job pool, off the request thread (issue 15
+// #3). Field names the spec leaves open are in the README.
 import type { FastifyInstance } from 'fastify';
 import { createAuditLog } from '../../shared/governance/index.ts';
 import { SKILL_MESSAGES as M, SkillDeleteQuery, SkillInstallSchema, SkillListQuery, createSkillStore } from '../../shared/skills/index.ts';
@@ -8,8 +10,13 @@ import type { AppDeps } from '../deps.ts';
 import { HttpError, badRequest } from '../http-error.ts';
 import { objectBody, parseOr400 } from '../validate.ts';
 
-export function skillsRoutes(app: FastifyInstance, { db, tx, logger, redactor }: AppDeps): void {
-  const skills = createSkillStore(db, tx, createAuditLog(db));
+export function skillsRoutes(app: FastifyInstance, { db, tx, logger, redactor, pool, config }: AppDeps): void {
+  const skills = createSkillStore(db, tx, createAuditLog(db), {
+    scan: (input) => {
+      logger.debug({ bodyChars: input.body?.length ?? 0 }, 'skill scan started');
+      return pool.skillScan(input, config.skillScanTimeoutMs);
+    },
+  });
 
   app.get('/api/skills', async (req) => {
     const { agentId } = SkillListQuery.parse(req.query);
@@ -26,9 +33,11 @@ export function skillsRoutes(app: FastifyInstance, { db, tx, logger, redactor }:
 
   app.post('/api/skills', { config: { badJsonMessage: M.bodyRequired } }, async (req) => {
     const input = parseOr400(SkillInstallSchema, objectBody(req.body, M.bodyRequired));
-    const result = skills.install(input);
+    const result = await skills.install(input);
     // Excerpts are masked by the scan; the redactor also knows the exact secrets in play.
     if (result.outcome === 'blocked') throw new HttpError(422, M.blocked, { findings: redactor.deep(result.findings) });
+    // The spec's blocked-install status and shape: nothing was found because nothing was checked.
+    if (result.outcome === 'scan-timeout') throw new HttpError(422, M.scanTimedOut(result.timeoutMs), { findings: [] });
     return result.skill;
   });
 

@@ -2,8 +2,9 @@
 // same entry works compiled and through the tsx bootstrap.
 import { integrityCheck } from './db-jobs.ts';
 import { evalTrial } from './eval-jobs.ts';
+import { skillScan } from './skill-jobs.ts';
 
-const JOBS = { integrityCheck, evalTrial } as const;
+const JOBS = { integrityCheck, evalTrial, skillScan } as const;
 export type JobName = keyof typeof JOBS;
 
 export default function run({ name, arg }: { name: JobName; arg: never }): unknown {
