@@ -3,10 +3,13 @@
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import { join } from 'node:path';
 import type { AppDeps } from './deps.ts';
-import { gateVerdict, isApiPath, GATE_ERROR } from './plugins/access-gate.ts';
-import { registerDevCors } from './plugins/dev-cors.ts';
+import { gateVerdict, GATE_ERROR } from './plugins/access-gate.ts';
+import { applyDevCors, originOf } from './plugins/dev-cors.ts';
 import { registerErrorHandling } from './plugins/errors.ts';
 import { hostGuardVerdict, isLoopbackAddress, type HostGuardOptions } from './plugins/host-guard.ts';
+import { isApiPath, parseTarget } from './plugins/request-path.ts';
+import { clientErrorWithHeaders, frameworkErrorWithHeaders } from './plugins/framework-errors.ts';
+import { setSecurityHeaders } from './plugins/security-headers.ts';
 import { createStaticUi } from './plugins/static-ui.ts';
 import { agentsRoutes } from './routes/agents.ts';
 import { boardRoutes } from './routes/board.ts';
@@ -41,7 +44,7 @@ export const REQUEST_TIMEOUT_MS = 30_000;
 export function hostGuardOptions(deps: Pick<AppDeps, 'config' | 'boundPort'>): HostGuardOptions {
   return {
     enabled: isLoopbackAddress(deps.config.host),
-    allowAnyOrigin: deps.config.isDevelopment,
+    trustedOrigin: deps.config.isDevelopment ? originOf(deps.config.devOrigin) : null,
     boundPort: deps.boundPort,
   };
 }
@@ -59,31 +62,38 @@ export function buildApp(deps: AppDeps): FastifyInstance {
     onProtoPoisoning: 'error',
     onConstructorPoisoning: 'error',
     return503OnClosing: true,
+    // Answers fastify writes before routing (a malformed target or request)
+    // carry the anti-framing headers too.
+    frameworkErrors: frameworkErrorWithHeaders,
+    clientErrorHandler: clientErrorWithHeaders,
   });
 
   registerErrorHandling(app, deps.redactor, deps.logger);
 
-  // Order matters: the rebinding guard, then the gate, then CORS, all before
-  // routing. Callback hooks, not async ones, and only the steps that apply:
-  // this runs on every request, and each step is measurable on the hot path.
+  // One callback hook for every request, after routing (fastify 5 runs
+  // onRequest once the route is known, so `req.is404` says whether the router
+  // matched): the anti-framing headers, then the rebinding guard, then dev
+  // CORS (a preflight carries no cookie, so it is answered before the gate),
+  // then the gate. Only the steps that apply are done: this is the hot path.
   const guard = hostGuardOptions(deps);
-  if (guard.enabled) {
-    app.addHook('onRequest', (req, reply, done) => {
+  const devOrigin = deps.config.isDevelopment ? originOf(deps.config.devOrigin) : null;
+  const isDevelopment = deps.config.isDevelopment;
+  const gate = deps.gate;
+  app.addHook('onRequest', (req, reply, done) => {
+    setSecurityHeaders(reply);
+    if (guard.enabled) {
       const problem = hostGuardVerdict(req.headers, guard);
       if (problem) return void reply.code(403).send({ error: `forbidden: ${problem}` });
-      done();
-    });
-  }
-  if (deps.gate.enabled) {
-    app.addHook('onRequest', (req, reply, done) => {
-      const v = gateVerdict(deps.gate, req.method, req.url, req.headers);
+    }
+    if (isDevelopment && applyDevCors(req, reply, devOrigin)) return;
+    if (gate.enabled) {
+      const v = gateVerdict(gate, { method: req.method, url: req.url, headers: req.headers, matched: !req.is404 });
       if (v.kind === 'deny') return void reply.code(401).send(GATE_ERROR);
       if (v.kind === 'redirect') return void reply.header('Set-Cookie', v.setCookie).redirect(v.location, 302);
       if (v.setCookie) void reply.header('Set-Cookie', v.setCookie);
-      done();
-    });
-  }
-  if (deps.config.isDevelopment) registerDevCors(app);
+    }
+    done();
+  });
 
   settingsRoutes(app, deps);
   healthRoutes(app, deps);
@@ -115,8 +125,11 @@ export function buildApp(deps: AppDeps): FastifyInstance {
 
   const ui = createStaticUi(join(deps.config.packageRoot, 'ui', 'dist'));
   app.setNotFoundHandler((req, reply) => {
-    const isApi = isApiPath(req.url.split('?')[0] ?? '') !== false;
-    if (!isApi && (req.method === 'GET' || req.method === 'HEAD') && ui.serve(req, reply)) return;
+    // Judged by the same normalised path as the gate: an /api target in any
+    // spelling (or one that cannot be decoded) is a 404 envelope, never the UI.
+    const target = parseTarget(req.url);
+    const page = target !== null && !isApiPath(target.path);
+    if (page && (req.method === 'GET' || req.method === 'HEAD') && ui.serve(target.path, reply)) return;
     void reply.code(404).send({ error: 'not found' });
   });
   return app;

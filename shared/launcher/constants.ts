@@ -7,5 +7,3 @@ export const POLL_INTERVAL_MS = 500;
 export const POLL_ATTEMPTS = 90;
 /** How long `stop` watches the port after SIGTERM before force-killing. */
 export const STOP_GRACE_MS = 4000;
-/** The gate cookie's name (spec "Authentication" 2). */
-export const COOKIE_NAME = 'svc_access';

@@ -1,6 +1,7 @@
 // A minimal GET that returns status and parsed JSON, with a hard timeout and
 // no keep-alive agent, so a probe can never hang the launcher or keep it
-// alive after its work is done.
+// alive after its work is done. It sends no cookie; the access token only
+// when the caller passes it (discover.ts decides where it may go).
 import { request } from 'node:http';
 
 export interface JsonReply {
@@ -14,7 +15,8 @@ export interface GetJsonOptions {
   port: number;
   path: string;
   timeoutMs: number;
-  cookie?: string;
+  /** Sent as `Authorization: Bearer <token>`; only to a port discover.ts identified as svc's own. */
+  bearer?: string;
 }
 
 /** Replies larger than this are not a dashboard's settings or version. */
@@ -38,7 +40,7 @@ export function getJson(opts: GetJsonOptions): Promise<JsonReply | null> {
         path: opts.path,
         method: 'GET',
         agent: false,
-        headers: { accept: 'application/json', ...(opts.cookie ? { cookie: opts.cookie } : {}) },
+        headers: { accept: 'application/json', ...(opts.bearer ? { authorization: `Bearer ${opts.bearer}` } : {}) },
       },
       (res) => {
         const chunks: Buffer[] = [];

@@ -1,8 +1,8 @@
 // The launcher's public surface, used by bin/svc.ts and the tests.
 export { BackupError, backupFileName, resolveBackupDest, runBackup } from './backup.ts';
 export type { BackupOptions } from './backup.ts';
-export { discoverDashboard, parsePortFile, readPortFile, scanPorts } from './discover.ts';
-export type { Discovery } from './discover.ts';
+export { discoverDashboard, parsePortFile, readPortFile, scanPorts, withToken } from './discover.ts';
+export type { Authorizer, Discovery, Prober } from './discover.ts';
 export { parseCountArg } from './count-arg.ts';
 export { consoleIo, createContext } from './io.ts';
 export type { Io, LauncherContext } from './io.ts';
@@ -11,7 +11,7 @@ export type { LaunchOptions } from './launch.ts';
 export { browserCommand, openBrowser } from './open-browser.ts';
 export { manualStopCommand, parseLsofPids, parseNetstatPids, parseProcNetTcp, pidFromPort, procLookup } from './pid-from-port.ts';
 export type { PidLookup } from './pid-from-port.ts';
-export { probeDashboard, tcpCheck } from './probe.ts';
+export { authorizeDashboard, probeDashboard, tcpCheck } from './probe.ts';
 export type { ProbeResult } from './probe.ts';
 export { isInteractive, isYes } from './prompt.ts';
 export { runRestart } from './restart.ts';

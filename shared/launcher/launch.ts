@@ -46,7 +46,8 @@ export async function runDefault(ctx: LauncherContext, opts: LaunchOptions): Pro
   await reportGateway(ctx);
   const found = await discoverDashboard(ctx);
   if (found.state === 'running' && opts.versionCheck) {
-    const running = await fetchRunningVersion(found.port, ctx.accessToken);
+    // The token only to a dashboard discovery authorized with it (svc's own recorded port).
+    const running = await fetchRunningVersion(found.port, found.authorized ? ctx.accessToken : null);
     if (running !== null && versionVerdict(running, ctx.config.version) === 'older') {
       if (await acceptRestart(ctx, running, opts)) return runRestart(ctx, { open: opts.open });
     }

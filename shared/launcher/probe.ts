@@ -1,10 +1,12 @@
 // Is there an svc dashboard on this port? A TCP check first (cheap and
 // quick to fail), then GET /api/settings whose body must look like the
 // settings view. A 401 whose JSON names the service `svc` is a dashboard
-// behind the access gate; anything else listening there is not ours.
+// behind the access gate; anything else listening there is not ours. A
+// probe carries no cookie and no token (issue 15 #9): whatever listens on a
+// probed port learns nothing. Only authorizeDashboard presents the token,
+// and only discover.ts calls it, for svc's own recorded port.
 import { connect } from 'node:net';
 import { z } from 'zod';
-import { COOKIE_NAME } from './constants.ts';
 import { getJson } from './http-json.ts';
 
 export const PROBE_TIMEOUT_MS = 1500;
@@ -32,21 +34,21 @@ export function tcpCheck(port: number, host = PROBE_HOST, timeoutMs = PROBE_TIME
 export interface ProbeOptions {
   host?: string;
   timeoutMs?: number;
-  /** The access token to present as the gate cookie; null when the launcher has none. */
-  accessToken?: string | null;
-}
-
-export function gateCookie(token: string | null | undefined): string | undefined {
-  return token ? `${COOKIE_NAME}=${encodeURIComponent(token)}` : undefined;
 }
 
 export async function probeDashboard(port: number, opts: ProbeOptions = {}): Promise<ProbeResult> {
   const host = opts.host ?? PROBE_HOST;
   const timeoutMs = opts.timeoutMs ?? PROBE_TIMEOUT_MS;
   if (!(await tcpCheck(port, host, timeoutMs))) return 'closed';
-  const reply = await getJson({ host, port, path: '/api/settings', timeoutMs, cookie: gateCookie(opts.accessToken) });
+  const reply = await getJson({ host, port, path: '/api/settings', timeoutMs });
   if (!reply) return 'other';
   if (reply.status === 200 && SettingsView.safeParse(reply.body).success) return 'svc';
   if (reply.status === 401 && GateError.safeParse(reply.body).success) return 'gated';
   return 'other';
+}
+
+/** Whether the token opens the gate of the svc on this port: GET /api/settings with `Authorization: Bearer`. */
+export async function authorizeDashboard(port: number, token: string, timeoutMs = PROBE_TIMEOUT_MS): Promise<boolean> {
+  const reply = await getJson({ host: PROBE_HOST, port, path: '/api/settings', timeoutMs, bearer: token });
+  return reply !== null && reply.status === 200 && SettingsView.safeParse(reply.body).success;
 }

@@ -16,7 +16,8 @@ export function dashboardUrl(port: number): string {
 
 export async function showDashboard(ctx: LauncherContext, found: Found, opts: ShowOptions): Promise<void> {
   const url = dashboardUrl(found.port);
-  if (found.state === 'gated') {
+  // The browser holds no session yet even when the launcher's token opened the gate.
+  if (found.state === 'gated' || found.authorized) {
     ctx.io.out(`svc dashboard on port ${found.port} (access gate on): ${url}`);
     // The token itself is never printed; the user holds it.
     ctx.io.out('Open it with ?access_token=<your STUDIO_ACCESS_TOKEN> once to set the access cookie.');

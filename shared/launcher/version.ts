@@ -3,7 +3,7 @@
 // launcher's own version. Anything unreadable fails open (attach).
 import { z } from 'zod';
 import { getJson } from './http-json.ts';
-import { gateCookie, PROBE_HOST, PROBE_TIMEOUT_MS } from './probe.ts';
+import { PROBE_HOST, PROBE_TIMEOUT_MS } from './probe.ts';
 
 interface SemVer {
   core: [number, number, number];
@@ -55,14 +55,17 @@ export function versionVerdict(running: string | null, launcher: string): 'attac
 
 const SelfVersion = z.object({ current: z.string() });
 
-/** The running dashboard's `current` version, or null when it cannot be read. */
+/**
+ * The running dashboard's `current` version, or null when it cannot be read.
+ * `accessToken` only for a dashboard discovery authorized (discover.ts).
+ */
 export async function fetchRunningVersion(port: number, accessToken: string | null): Promise<string | null> {
   const reply = await getJson({
     host: PROBE_HOST,
     port,
     path: '/api/system/self-version?local=1',
     timeoutMs: PROBE_TIMEOUT_MS,
-    cookie: gateCookie(accessToken),
+    bearer: accessToken ?? undefined,
   });
   if (!reply || reply.status !== 200) return null;
   const parsed = SelfVersion.safeParse(reply.body);

@@ -2,8 +2,11 @@
 // address, a request whose Host is not a loopback name, or whose Origin
 // (when present) is not the dashboard's own, is refused with 403 before
 // routing — MCP and WebSocket upgrades included. Without this, any web page
-// could resolve its own hostname to 127.0.0.1 and drive the dashboard.
+// could resolve its own hostname to 127.0.0.1 and drive the dashboard. In
+// development mode the UI dev server's origin (one setting, issue 15 #10) is
+// accepted besides the dashboard's own; no other origin is.
 import type { IncomingHttpHeaders } from 'node:http';
+import { originOf } from './dev-cors.ts';
 
 const LOOPBACK_NAMES = /^(localhost|[a-z0-9-]+\.localhost|127(?:\.\d{1,3}){3}|\[::1\]|::1)$/i;
 
@@ -21,8 +24,8 @@ function splitHostPort(value: string): { host: string; port: number | null } {
 export interface HostGuardOptions {
   /** Guard only while bound to a loopback address. */
   enabled: boolean;
-  /** Development mode: the UI dev server is another origin, so Origin is not checked. */
-  allowAnyOrigin: boolean;
+  /** Development mode: the UI dev server's serialised origin, accepted besides the dashboard's own; else null. */
+  trustedOrigin: string | null;
   boundPort: () => number | null;
 }
 
@@ -49,7 +52,7 @@ export function hostGuardVerdict(headers: IncomingHttpHeaders, opts: HostGuardOp
     return 'Host header is not a loopback name';
   }
   const origin = headers.origin;
-  if (origin === undefined || opts.allowAnyOrigin) return null;
+  if (origin === undefined || (opts.trustedOrigin !== null && originOf(origin) === opts.trustedOrigin)) return null;
   let url: URL;
   try {
     url = new URL(origin);

@@ -1,8 +1,12 @@
 // Serves the built web UI from ui/dist, with a GET catch-all that returns the
-// entry page for client-side routes. Paths under /api never reach the UI.
+// entry page for client-side routes. Paths under /api never reach the UI:
+// the caller passes the normalised path (request-path.ts) it judged by, so
+// no spelling of an /api target gets the page. The entry page carries its
+// own content policy (security-headers.ts).
 import { createReadStream, existsSync, readFileSync, statSync } from 'node:fs';
 import { extname, join, normalize, sep } from 'node:path';
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyReply } from 'fastify';
+import { setPagePolicy } from './security-headers.ts';
 
 const TYPES: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',
@@ -22,8 +26,8 @@ const FALLBACK_PAGE = `<!doctype html><html><head><meta charset="utf-8"><title>s
 <body><h1>svc</h1><p>The dashboard UI is not built. Run <code>npm run build</code>.</p></body></html>`;
 
 export interface StaticUi {
-  /** Handles a GET/HEAD for a non-/api path; returns false when it did not. */
-  serve(req: FastifyRequest, reply: FastifyReply): boolean;
+  /** Handles a GET/HEAD for a normalised non-/api path; returns false when it did not. */
+  serve(path: string, reply: FastifyReply): boolean;
 }
 
 export function createStaticUi(distDir: string): StaticUi {
@@ -32,12 +36,12 @@ export function createStaticUi(distDir: string): StaticUi {
   // Read once: the entry page is served for every client route.
   const index = existsSync(indexPath) ? readFileSync(indexPath) : Buffer.from(FALLBACK_PAGE);
   return {
-    serve(req, reply) {
-      const path = decodeURIComponent((req.url.split('?')[0] ?? '/').replace(/\+/g, ' '));
+    serve(path, reply) {
       if (extname(path) !== '' && path !== '/index.html') {
         const file = normalize(join(distDir, path));
         if (file.startsWith(root) && existsSync(file) && statSync(file).isFile()) {
           const type = TYPES[extname(file).toLowerCase()] ?? 'application/octet-stream';
+          if (type.startsWith('text/html')) setPagePolicy(reply);
           // Hashed asset names may be cached for long; the entry page never is.
           void reply
             .header('Content-Type', type)
@@ -47,6 +51,7 @@ export function createStaticUi(distDir: string): StaticUi {
         }
         return false;
       }
+      setPagePolicy(reply);
       void reply
         .header('Content-Type', 'text/html; charset=utf-8')
         .header('Cache-Control', 'no-cache')

@@ -181,3 +181,25 @@ void test('Command-line launcher: a gated dashboard is reported, not duplicated,
   assert.equal(gate.status, 401);
   assert.deepEqual(await gate.json(), { error: 'access token required', service: 'svc' });
 });
+
+void test('Security (issue 15 #9): with the token, the launcher recognises its own gated svc through api-port.txt and stops it; the token is never printed', async (t) => {
+  const token = 'launcher-e2e-token-9';
+  const server = await startServer({ env: { STUDIO_ACCESS_TOKEN: token } });
+  t.after(async () => {
+    await server.stop('SIGKILL');
+    removeHome(server.home);
+  });
+  // No SVC_API_PORT: the port comes from the server's own api-port.txt; the token from the launcher's environment.
+  const env = launcherEnv(server.home, { STUDIO_ACCESS_TOKEN: token });
+  const r = await svc(['--no-open'], env);
+  assert.equal(r.code, 0, r.stderr);
+  assert.match(r.stdout, new RegExp(`port ${server.port}.*access gate on`));
+  assert.doesNotMatch(r.stdout, /Starting/);
+  assert.ok(!`${r.stdout}${r.stderr}`.includes(token), 'the token is never printed');
+
+  const stop = await svc(['stop'], env);
+  assert.equal(stop.code, 0, `${stop.stdout}\n${stop.stderr}`);
+  assert.match(stop.stdout, /Stopped the svc dashboard/);
+  assert.notEqual(server.proc.exitCode ?? server.proc.signalCode, null, 'the gated server exited');
+  assert.equal(existsSync(portFile(server.home)), false);
+});

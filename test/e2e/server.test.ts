@@ -30,6 +30,9 @@ void test('State directory: api-port.txt holds the bound port; graceful shutdown
   const ac = new AbortController();
   const stream = await fetch(`${s.base}/api/obs/stream`, { signal: ac.signal });
   assert.equal(stream.status, 200);
+  // A hijacked SSE answer keeps the anti-framing headers the hook set (issue 15 #11).
+  assert.equal(stream.headers.get('x-frame-options'), 'DENY');
+  assert.match(stream.headers.get('content-security-policy') ?? '', /frame-ancestors 'none'/);
   const inflight = fetch(`${s.base}/api/health`).then((r) => r.status);
   const code = await s.stop('SIGTERM');
   ac.abort();
@@ -52,9 +55,12 @@ void test('Authentication 2-4: the gate and its cookie on a real socket; upgrade
   const granted = await fetch(`${s.base}/api/settings?access_token=${token}`);
   assert.equal(granted.status, 200);
   const cookie = (granted.headers.get('set-cookie') ?? '').split(';')[0] as string;
-  assert.equal(cookie, `svc_access=${token}`);
+  assert.match(cookie, /^svc_access=[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$/);
+  assert.ok(!cookie.includes(token), 'the cookie holds a session, not the token (issue 15 #12)');
   assert.equal((await fetch(`${s.base}/api/health`, { headers: { cookie } })).status, 200);
+  assert.equal((await fetch(`${s.base}/api/health`, { headers: { cookie: `svc_access=${token}` } })).status, 401);
   assert.equal(await tryUpgrade(s.port, '/api/gateway/ws'), 'destroyed');
+  assert.equal(await tryUpgrade(s.port, '/api/gateway/ws', { cookie: `svc_access=${token}` }), 'destroyed');
   assert.equal(await tryUpgrade(s.port, '/api/gateway/ws', { cookie }), 'HTTP/1.1 101 Switching Protocols', 'with the cookie the proxy takes the upgrade');
 });
 
@@ -125,4 +131,21 @@ void test('DNS rebinding guard: a real request with a foreign Host or Origin is 
   const sameOrigin = await rawRequest(s.port, { method: 'POST', path: '/api/settings', headers: { origin: `http://localhost:${s.port}`, 'content-type': 'application/json' }, body: '{"firstRunDismissedAt":5}' });
   assert.equal(sameOrigin.status, 200);
   assert.equal(await tryUpgrade(s.port, '/api/gateway/ws', { Host: 'attacker.example' }), 'destroyed');
+});
+
+void test('Security (issue 15 #11): a request the HTTP parser refuses gets its 400 with the anti-framing headers', async (t) => {
+  const s = stopAfter(t, await startServer());
+  const { connect } = await import('node:net');
+  const reply = await new Promise<string>((resolve) => {
+    const sock = connect({ host: '127.0.0.1', port: s.port });
+    let data = '';
+    sock.on('connect', () => sock.write('GET api/settings HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n'));
+    sock.on('data', (d: Buffer) => (data += d.toString()));
+    sock.on('error', () => undefined);
+    sock.on('close', () => resolve(data));
+  });
+  assert.match(reply, /^HTTP\/1\.1 400 Bad Request\r\n/);
+  assert.match(reply, /\r\nx-frame-options: DENY\r\n/i);
+  assert.match(reply, /\r\ncontent-security-policy: [^\r]*frame-ancestors 'none'/i);
+  assert.equal((await fetch(`${s.base}/api/settings`)).status, 200, 'the server keeps answering');
 });

@@ -20,7 +20,7 @@ void test('Authentication 2, 6: a gated server answers a service-specific JSON 4
   assert.equal(viaQuery.statusCode, 200);
   const cookie = String(viaQuery.headers['set-cookie']);
   assert.match(cookie, /^svc_access=/);
-  assert.match(cookie, /HttpOnly/);
+  assert.match(cookie, /; Path=\/; HttpOnly; SameSite=Strict; Max-Age=2592000$/);
   assert.doesNotMatch(cookie, /Secure/);
 
   const cookieValue = cookie.split(';')[0] as string;
@@ -46,6 +46,50 @@ void test('Authentication 3: the /api/ check is case-folded', async (t) => {
     const res = await app.inject(path);
     assert.equal(res.statusCode, 401, path);
     assert.equal(res.json().service, 'svc');
+  }
+});
+
+void test('Security (issue 15 #12): the cookie is a session value, not the token; the raw token as a cookie is refused', async (t) => {
+  const { app } = await buildTestApp(t, { env: { STUDIO_ACCESS_TOKEN: TOKEN } });
+  const first = await app.inject(`/api/settings?access_token=${TOKEN}`);
+  const second = await app.inject(`/api/settings?access_token=${TOKEN}`);
+  const a = String(first.headers['set-cookie']).split(';')[0] as string;
+  const b = String(second.headers['set-cookie']).split(';')[0] as string;
+  assert.ok(!a.includes(TOKEN) && !a.includes(encodeURIComponent(TOKEN)), a);
+  assert.notEqual(a, b, 'each use of the token mints its own session');
+  for (const cookie of [a, b]) assert.equal((await app.inject({ url: '/api/settings', headers: { cookie } })).statusCode, 200);
+  for (const cookie of [`svc_access=${TOKEN}`, `svc_access=${encodeURIComponent(TOKEN)}`]) {
+    const raw = await app.inject({ url: '/api/settings', headers: { cookie } });
+    assert.equal(raw.statusCode, 401, cookie);
+  }
+});
+
+void test('Security (issue 15 #12): a restart ends every session minted before it', async (t) => {
+  const env = { STUDIO_ACCESS_TOKEN: TOKEN };
+  const before = await buildTestApp(t, { env });
+  const cookie = String((await before.app.inject(`/api/settings?access_token=${TOKEN}`)).headers['set-cookie']).split(';')[0] as string;
+  assert.equal((await before.app.inject({ url: '/api/settings', headers: { cookie } })).statusCode, 200);
+  const restarted = await buildTestApp(t, { env });
+  assert.equal((await restarted.app.inject({ url: '/api/settings', headers: { cookie } })).statusCode, 401);
+});
+
+void test('Security (issue 15 #1): Authorization: Bearer <token> opens the API for a program and sets no cookie', async (t) => {
+  const { app } = await buildTestApp(t, { env: { STUDIO_ACCESS_TOKEN: TOKEN } });
+  const ok = await app.inject({ url: '/api/settings', headers: { authorization: `Bearer ${TOKEN}` } });
+  assert.equal(ok.statusCode, 200);
+  assert.equal(ok.headers['set-cookie'], undefined);
+  const post = await app.inject({ method: 'POST', url: '/api/teams', headers: { authorization: `Bearer ${TOKEN}` }, payload: { name: 'n', icon: 'i', color: 'c' } });
+  assert.equal(post.statusCode, 200);
+  const wrong = await app.inject({ url: '/api/settings', headers: { authorization: `Bearer ${TOKEN}x` } });
+  assert.equal(wrong.statusCode, 401);
+  assert.deepEqual(wrong.json(), { error: 'access token required', service: 'svc' });
+});
+
+void test('Security (issue 15 #1): a method the route does not have, or an unknown /api path, is 401 too (deny by default)', async (t) => {
+  const { app } = await buildTestApp(t, { env: { STUDIO_ACCESS_TOKEN: TOKEN } });
+  for (const [method, url] of [['PUT', '/api/settings'], ['GET', '/api/nope'], ['DELETE', '/api'], ['GET', '/api/%zz']] as const) {
+    const res = await app.inject({ method, url });
+    assert.equal(res.statusCode, url === '/api/%zz' ? 400 : 401, `${method} ${url}`);
   }
 });
 

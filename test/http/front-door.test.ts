@@ -97,6 +97,87 @@ void test('DNS rebinding guard: a non-loopback Host or a foreign Origin gets 403
   assert.equal(ok.statusCode, 200);
 });
 
+void test('Security (issue 15 #10): development mode grants CORS with credentials to the dev origin only, never to any origin', async (t) => {
+  // Loopback bind: the rebinding guard accepts the dev origin besides the dashboard's own and refuses the rest.
+  const dev = await buildTestApp(t, { env: { NODE_ENV: 'development' } });
+  dev.runtime.setBoundPort(18790); // as main.ts does once bound: the dashboard's own origin is then known
+  const evil = await dev.app.inject({ method: 'GET', url: '/api/settings', headers: { origin: 'http://evil.example' } });
+  assert.equal(evil.statusCode, 403);
+  assert.equal(evil.headers['access-control-allow-origin'], undefined);
+  const post = await dev.app.inject({ method: 'POST', url: '/api/settings', headers: { origin: 'http://localhost:5174' }, payload: { gatewayUrl: 'ws://evil:1' } });
+  assert.equal(post.statusCode, 403);
+  assert.equal(post.headers['access-control-allow-origin'], undefined);
+  // A LAN bind (the guard is off there): another origin gets an answer, but no CORS grant, so its page cannot read it.
+  const lan = await buildTestApp(t, { env: { NODE_ENV: 'development', HOST: '0.0.0.0', STUDIO_ACCESS_TOKEN: 'lan-token-1' } });
+  for (const origin of ['http://evil.example', 'null', 'http://localhost:5173.evil.example']) {
+    const res = await lan.app.inject({ method: 'GET', url: '/api/settings', headers: { origin, authorization: 'Bearer lan-token-1' } });
+    assert.equal(res.statusCode, 200, origin);
+    assert.equal(res.headers['access-control-allow-origin'], undefined, origin);
+    assert.equal(res.headers['access-control-allow-credentials'], undefined, origin);
+    const preflight = await lan.app.inject({ method: 'OPTIONS', url: '/api/settings', headers: { origin, 'access-control-request-method': 'POST' } });
+    assert.notEqual(preflight.statusCode, 204, origin);
+    assert.equal(preflight.headers['access-control-allow-origin'], undefined, origin);
+  }
+  const ok = await lan.app.inject({ method: 'OPTIONS', url: '/api/settings', headers: { origin: 'http://localhost:5173', 'access-control-request-method': 'POST' } });
+  assert.equal(ok.statusCode, 204);
+  assert.equal(ok.headers['access-control-allow-origin'], 'http://localhost:5173');
+  // The setting names the one origin.
+  const custom = await buildTestApp(t, { env: { NODE_ENV: 'development', SVC_DEV_ORIGIN: 'http://127.0.0.1:4000' } });
+  custom.runtime.setBoundPort(18790);
+  const mine = await custom.app.inject({ method: 'GET', url: '/api/settings', headers: { origin: 'http://127.0.0.1:4000' } });
+  assert.equal(mine.statusCode, 200);
+  assert.equal(mine.headers['access-control-allow-origin'], 'http://127.0.0.1:4000');
+  assert.equal(mine.headers['access-control-allow-credentials'], 'true');
+  assert.equal((await custom.app.inject({ method: 'GET', url: '/api/settings', headers: { origin: 'http://localhost:5173' } })).statusCode, 403);
+});
+
+const API_CSP = "default-src 'none'; frame-ancestors 'none'";
+
+function assertNoFraming(res: { headers: Record<string, unknown> }, what: string): void {
+  assert.equal(res.headers['x-frame-options'], 'DENY', what);
+  assert.match(String(res.headers['content-security-policy']), /(^|; )frame-ancestors 'none'(;|$)/, what);
+}
+
+void test('Security (issue 15 #11): every answer carries X-Frame-Options: DENY and a CSP with frame-ancestors \'none\'', async (t) => {
+  const { app } = await buildTestApp(t, {
+    beforeReady: (a) => a.get('/api/test-throw', async () => {
+      throw new Error('boom');
+    }),
+  });
+  const answers = {
+    'a JSON route': await app.inject('/api/settings'),
+    'a 404 envelope': await app.inject('/api/nope'),
+    'a 400 from the error handler': await app.inject({ method: 'POST', url: '/api/settings', headers: { 'content-type': 'application/json' }, payload: '{' }),
+    'a 500': await app.inject('/api/test-throw'),
+    'a 403 from the rebinding guard': await app.inject({ url: '/api/settings', headers: { host: 'evil.example' } }),
+    'a hijacked JSON-parts answer': await app.inject('/api/obs/events'),
+    'a hijacked MCP answer': await app.inject({ method: 'POST', url: '/api/mcp/tasks', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' }, payload: { jsonrpc: '2.0', id: 1, method: 'ping' } }),
+    'a router refusal (bad %-escape)': await app.inject('/api/%zz'),
+    'an asset': await app.inject('/app.js'),
+  };
+  for (const [what, res] of Object.entries(answers)) {
+    assertNoFraming(res, what);
+    assert.equal(res.headers['content-security-policy'], API_CSP, what);
+  }
+  assert.deepEqual(answers['a router refusal (bad %-escape)'].json(), { error: 'invalid URL' });
+  assert.equal(answers['a router refusal (bad %-escape)'].statusCode, 400);
+  const page = await app.inject('/teams/1');
+  assertNoFraming(page, 'the UI page');
+  const csp = String(page.headers['content-security-policy']);
+  // The page works under it: its script, style and API calls are same-origin files (no inline code).
+  for (const directive of ["default-src 'self'", "script-src 'self'", "style-src 'self'", "connect-src 'self'", "object-src 'none'"]) {
+    assert.ok(csp.split('; ').includes(directive), `${directive} in ${csp}`);
+  }
+  assert.doesNotMatch(csp, /unsafe-inline|unsafe-eval/);
+  assert.doesNotMatch(page.body, /<script(?![^>]*\ssrc=)[^>]*>|<style|\sstyle=|\son[a-z]+=/i, 'no inline script, style or handler in the page');
+});
+
+void test('Security (issue 15 #11): the gate\'s 401 and its redirect carry the anti-framing headers too', async (t) => {
+  const { app } = await buildTestApp(t, { env: { STUDIO_ACCESS_TOKEN: 'frame-token-1' } });
+  assertNoFraming(await app.inject('/api/settings'), 'the gate 401');
+  assertNoFraming(await app.inject('/teams?access_token=frame-token-1'), 'the gate redirect');
+});
+
 void test('Process model: development mode allows cross-origin access with credentials; production does not', async (t) => {
   const dev = await buildTestApp(t, { env: { NODE_ENV: 'development' } });
   const res = await dev.app.inject({ method: 'GET', url: '/api/settings', headers: { origin: 'http://localhost:5173' } });

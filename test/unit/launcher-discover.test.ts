@@ -10,6 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadConfig } from '../../shared/config.ts';
 import {
+  authorizeDashboard,
   createContext,
   discoverDashboard,
   parsePortFile,
@@ -46,10 +47,11 @@ const json = (res: ServerResponse, status: number, body: unknown) => {
   res.end(JSON.stringify(body));
 };
 
-/** A stand-in for svc: the settings view, optionally behind the access gate. */
-function fakeSvc(opts: { token?: string; version?: string } = {}): Handler {
+/** A stand-in for svc: the settings view, optionally behind the access gate (bearer only); it records every request's headers. */
+function fakeSvc(opts: { token?: string; version?: string; seen?: IncomingMessage['headers'][] } = {}): Handler {
   return (req, res) => {
-    if (opts.token && req.headers.cookie !== `svc_access=${opts.token}`) {
+    opts.seen?.push(req.headers);
+    if (opts.token && req.headers.authorization !== `Bearer ${opts.token}`) {
       return json(res, 401, { error: 'access token required', service: 'svc' });
     }
     if (req.url === '/api/settings') return json(res, 200, { gatewayUrl: 'ws://localhost:18789', hasToken: false, firstRunDismissedAt: null });
@@ -138,13 +140,73 @@ void test('Command-line launcher: probe accepts svc and rejects another HTTP lis
   for (const port of [wrongTypes, plain401, otherService, html]) assert.equal(await probeDashboard(port), 'other', `port ${port}`);
 });
 
-void test('Command-line launcher: probe reports a gated svc, and passes the gate with the token cookie', async (t) => {
+void test('Command-line launcher: probe reports a gated svc; the bearer token opens it', async (t) => {
   const port = await httpServer(t, fakeSvc({ token: 'abc123' }));
   assert.equal(await probeDashboard(port), 'gated');
-  assert.equal(await probeDashboard(port, { accessToken: 'wrong' }), 'gated');
-  assert.equal(await probeDashboard(port, { accessToken: 'abc123' }), 'svc');
+  assert.equal(await authorizeDashboard(port, 'wrong'), false);
+  assert.equal(await authorizeDashboard(port, 'abc123'), true);
   assert.equal(await fetchRunningVersion(port, null), null);
   assert.equal(await fetchRunningVersion(port, 'abc123'), '0.3.1');
+});
+
+const TOKEN = 'launcher-secret-77';
+/** Whether any recorded request carried the token, in any header (cookie, authorization or other). */
+const sawToken = (seen: IncomingMessage['headers'][]) => seen.some((h) => JSON.stringify(h).includes(TOKEN));
+
+void test('Security (issue 15 #9): probes carry no cookie or token; a listener not on svc\'s recorded port never sees the token', async (t) => {
+  const home = tempDir(t);
+  const seen: IncomingMessage['headers'][] = [];
+  // A stand-in that claims to be a gated svc, on the port SVC_API_PORT names; api-port.txt names another port.
+  const impostor = await httpServer(t, fakeSvc({ token: 'unknowable', seen }));
+  writeFileSync(join(home, 'api-port.txt'), `${impostor + 1 === 65536 ? impostor - 1 : impostor + 1}\n`);
+  const pinned = createContext(loadConfig({ SVC_HOME: home, SVC_API_PORT: String(impostor), STUDIO_ACCESS_TOKEN: TOKEN, CI: 'true' }), silentIo);
+  assert.deepEqual(await discoverDashboard(pinned), { state: 'gated', port: impostor });
+  // Without api-port.txt at all, too.
+  rmSync(join(home, 'api-port.txt'));
+  assert.deepEqual(await discoverDashboard(pinned), { state: 'gated', port: impostor });
+  assert.ok(seen.length >= 2, 'the stand-in was probed');
+  for (const h of seen) {
+    assert.equal(h.cookie, undefined);
+    assert.equal(h.authorization, undefined);
+  }
+  assert.ok(!sawToken(seen), 'the token reached a port svc did not record');
+
+  // A port found by the scan never gets the token either (the scan's ports are stand-ins here).
+  const asked: number[] = [];
+  const scanCtx = createContext(loadConfig({ SVC_HOME: home, STUDIO_ACCESS_TOKEN: TOKEN, CI: 'true' }), silentIo);
+  const found = await discoverDashboard(scanCtx, async (p) => (p === 18795 ? 'gated' : 'closed'), async (p) => (asked.push(p), true));
+  assert.deepEqual(found, { state: 'gated', port: 18795 });
+  assert.deepEqual(asked, [], 'no token offered to a scanned port');
+});
+
+void test('Security (issue 15 #9): on svc\'s recorded port the token goes only after the probe identified a gated svc', async (t) => {
+  const home = tempDir(t);
+  const ctxFor = () => createContext(loadConfig({ SVC_HOME: home, STUDIO_ACCESS_TOKEN: TOKEN, CI: 'true' }), silentIo);
+  // Something else on the recorded port (not svc, or an svc that is not gated): it never sees the token.
+  const otherSeen: IncomingMessage['headers'][] = [];
+  const other = await httpServer(t, (req, res) => (otherSeen.push(req.headers), json(res, 401, { error: 'unauthorized' })));
+  const openSeen: IncomingMessage['headers'][] = [];
+  const open = await httpServer(t, fakeSvc({ seen: openSeen }));
+  writeFileSync(join(home, 'api-port.txt'), `${other}\n`);
+  // Pinned to the same port, so nothing but it is probed (no scan of the machine's ports).
+  const pinnedOther = createContext(loadConfig({ SVC_HOME: home, SVC_API_PORT: String(other), STUDIO_ACCESS_TOKEN: TOKEN, CI: 'true' }), silentIo);
+  assert.deepEqual(await discoverDashboard(pinnedOther, probeDashboard, async () => assert.fail('token offered to a non-svc listener')), { state: 'none' });
+  writeFileSync(join(home, 'api-port.txt'), `${open}\n`);
+  assert.deepEqual(await discoverDashboard(ctxFor()), { state: 'running', port: open });
+  assert.ok(!sawToken(otherSeen) && !sawToken(openSeen));
+
+  // A gated svc on the recorded port: probed bare, then asked once with the bearer token.
+  const gatedSeen: IncomingMessage['headers'][] = [];
+  const gated = await httpServer(t, fakeSvc({ token: TOKEN, seen: gatedSeen }));
+  writeFileSync(join(home, 'api-port.txt'), `${gated}\n`);
+  assert.deepEqual(await discoverDashboard(ctxFor()), { state: 'running', port: gated, authorized: true });
+  assert.equal(gatedSeen.length, 2);
+  assert.equal(gatedSeen[0]?.authorization, undefined, 'the probe itself is bare');
+  assert.equal(gatedSeen[1]?.authorization, `Bearer ${TOKEN}`);
+  assert.ok(gatedSeen.every((h) => h.cookie === undefined), 'never a cookie');
+  // A wrong token leaves it gated.
+  const wrong = createContext(loadConfig({ SVC_HOME: home, STUDIO_ACCESS_TOKEN: 'not-it', CI: 'true' }), silentIo);
+  assert.deepEqual(await discoverDashboard(wrong), { state: 'gated', port: gated });
 });
 
 void test('Command-line launcher: probe times out on a silent listener and reports a closed port', async (t) => {

@@ -31,7 +31,7 @@ const token = process.env.FAKE_GATE_TOKEN;
 const version = process.env.FAKE_VERSION || '0.3.1';
 const reply = (res, status, body) => { res.writeHead(status, { 'content-type': 'application/json' }); res.end(JSON.stringify(body)); };
 const srv = http.createServer((req, res) => {
-  if (token && req.headers.cookie !== 'svc_access=' + token) return reply(res, 401, { error: 'access token required', service: 'svc' });
+  if (token && req.headers.authorization !== 'Bearer ' + token) return reply(res, 401, { error: 'access token required', service: 'svc' });
   if (req.url === '/api/settings') return reply(res, 200, { gatewayUrl: 'ws://localhost:18789', hasToken: false });
   if (req.url.startsWith('/api/system/self-version')) return reply(res, 200, { current: version, latest: null, updateAvailable: false });
   reply(res, 404, { error: 'not found' });
@@ -129,7 +129,8 @@ void test('Command-line launcher: stop refuses a gated dashboard and prints a ma
   assert.ok(f.lines.some((l) => l.includes(`kill ${pid}`)), f.lines.join('\n'));
   assert.ok(alive(pid));
   assert.equal(await tcpCheck(port), true);
-  // With the token the launcher recognises and stops its own dashboard.
+  // With the token the launcher recognises (bearer, on the port in api-port.txt) and stops its own dashboard.
+  assert.equal(readFileSync(join(f.home, 'api-port.txt'), 'utf8').trim(), String(port));
   assert.deepEqual(await stopDashboard(ctxFor(f, { SVC_API_PORT: String(port), STUDIO_ACCESS_TOKEN: 'abc123' })), { ok: true, port });
 });
 
