@@ -6,6 +6,9 @@ import { homedir } from 'node:os';
 import { dirname, isAbsolute, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
+import { childMayInherit, type ChildKind } from './child-env-names.ts';
+
+export type { ChildKind };
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 
@@ -127,8 +130,8 @@ export interface Config {
   readonly gatewayCli: string | null;
   /** What install-gateway installs globally (`SVC_GATEWAY_PACKAGE`, default `openclaw@^2026.5`). */
   readonly gatewayPackage: string;
-  /** svc's own npm package, for self-version and self-update (`SVC_UPDATE_PACKAGE`). */
-  readonly updatePackage: string;
+  /** svc's own npm package, for self-version and self-update (`SVC_UPDATE_PACKAGE`); null (no default): neither looks anything up. */
+  readonly updatePackage: string | null;
   /** npm registry asked for svc's latest release; null when `SVC_UPDATE_REGISTRY=off`. */
   readonly updateRegistry: string | null;
   /** A local catalog folder (`SVC_CATALOG_DIR`, default `<svcHome>/catalog`): read first. */
@@ -165,7 +168,6 @@ export interface Config {
 }
 
 export const DEFAULT_GATEWAY_PACKAGE = 'openclaw@^2026.5';
-export const DEFAULT_UPDATE_PACKAGE = 'svc';
 export const DEFAULT_UPDATE_REGISTRY = 'https://registry.npmjs.org';
 export const DEFAULT_CATALOG_INDEX_URL = 'https://catalog.svc.dev/v1/index.json';
 export const DEFAULT_EMBEDDINGS_MODEL = 'text-embedding-3-small';
@@ -283,7 +285,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     serverPath: e.SVC_SERVER_PATH ? abs(e.SVC_SERVER_PATH) : null,
     gatewayCli: e.SVC_GATEWAY_CLI ? abs(e.SVC_GATEWAY_CLI) : null,
     gatewayPackage: e.SVC_GATEWAY_PACKAGE ?? DEFAULT_GATEWAY_PACKAGE,
-    updatePackage: e.SVC_UPDATE_PACKAGE ?? DEFAULT_UPDATE_PACKAGE,
+    // No default: a public name this project does not publish could be anyone's package (issue 15 #19).
+    updatePackage: e.SVC_UPDATE_PACKAGE?.trim() ?? null,
     updateRegistry: e.SVC_UPDATE_REGISTRY?.trim().toLowerCase() === 'off' ? null : (e.SVC_UPDATE_REGISTRY ?? DEFAULT_UPDATE_REGISTRY).replace(/\/+$/, ''),
     catalogDir: e.SVC_CATALOG_DIR ? abs(e.SVC_CATALOG_DIR) : join(svcHome, 'catalog'),
     catalogIndexUrl: e.SVC_CATALOG_INDEX_URL?.trim().toLowerCase() === 'off' ? null : (e.SVC_CATALOG_INDEX_URL ?? DEFAULT_CATALOG_INDEX_URL),
@@ -314,8 +317,51 @@ export function lookupEnv(name: string): string | undefined {
   return v === undefined || v === '' ? undefined : v;
 }
 
-/** The environment for a child process: this process's, plus overrides (undefined removes). */
-export function childEnv(overrides: Record<string, string | undefined> = {}): NodeJS.ProcessEnv {
+/** svc's own variables: its secrets and every `SVC_*` setting. No child but svc itself sees them. */
+export function isSvcOwnEnvName(name: string): boolean {
+  return isSvcSecretEnvName(name) || name.toUpperCase().startsWith('SVC_');
+}
+
+/**
+ * The environment of a program svc runs, built from an allowlist (issue 15
+ * #2, shared/child-env-names.ts): the system essentials every child needs,
+ * plus what its `kind` needs (npm's settings, the gateway's own variables),
+ * plus the caller's overrides (undefined removes). svc's secrets and other
+ * `SVC_*` variables are never copied, and an override naming one is a bug.
+ */
+export function childEnvFrom(
+  source: NodeJS.ProcessEnv,
+  overrides: Record<string, string | undefined> = {},
+  kind: ChildKind = 'system',
+): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = {};
+  for (const [k, v] of Object.entries(source)) {
+    if (v !== undefined && !isSvcOwnEnvName(k) && childMayInherit(k, kind)) env[k] = v;
+  }
+  for (const [k, v] of Object.entries(overrides)) {
+    if (isSvcOwnEnvName(k)) throw new Error(`childEnv: ${k} is svc's own variable and never goes to a child`);
+    if (v === undefined) delete env[k];
+    else env[k] = v;
+  }
+  return env;
+}
+
+/** childEnvFrom over this process's environment. */
+export function childEnv(overrides: Record<string, string | undefined> = {}, kind: ChildKind = 'system'): NodeJS.ProcessEnv {
+  return childEnvFrom(process.env, overrides, kind);
+}
+
+/**
+ * The one exception to childEnv: svc starting svc (the launcher starting the
+ * server, self-update restarting through svc's launcher). That child is svc
+ * itself, run for the same user, and it needs every setting svc reads: the
+ * access token (or the restarted gate would be off), the vault key, the OTLP
+ * and search settings, and the provider keys and `${NAME}` template values
+ * it resolves from its environment (spec "State directory": runtime keys
+ * resolve from the process environment first). Only those two call sites use
+ * it, and only to run an svc entry point.
+ */
+export function svcSelfEnv(overrides: Record<string, string | undefined> = {}): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = { ...process.env };
   for (const [k, v] of Object.entries(overrides)) {
     if (v === undefined) delete env[k];

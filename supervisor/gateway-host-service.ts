@@ -4,6 +4,10 @@
 // stream that asked for it. When a gateway start completes, the env-file
 // token is synced into settings and svc's own gateway connection reconnects
 // before the complete frame goes out (spec "POST /api/system/gateway").
+// Issue 15 #17: the child processes the worker reports are ended when its
+// thread exits (worker-children.ts), and one global install runs at a time:
+// install-gateway and self-update both run `npm install -g`, and a second
+// one beside the first would race it over the same global folder.
 import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import {
@@ -16,6 +20,7 @@ import type { SvcPaths } from '../shared/paths.ts';
 import { readGatewayEnv, resolveGatewaySettings, type SettingsPatch } from '../shared/settings/index.ts';
 import type { SettingsService } from './deps.ts';
 import { workerEntry, type Service, type Supervisor } from './supervision.ts';
+import { createWorkerChildren } from './worker-children.ts';
 
 /** An SSE frame as the spec writes it (no operation id). */
 export type OpFrame =
@@ -26,6 +31,11 @@ export type OpFrame =
 
 export type StreamingOp = 'start' | 'restart' | 'install' | 'selfUpdate';
 
+/** The operations that run a global `npm install -g`: one at a time. */
+const INSTALL_OPS: ReadonlySet<StreamingOp> = new Set(['install', 'selfUpdate']);
+/** The 409 of install-gateway and self-update while one of them runs. */
+export const INSTALL_RUNNING = 'an install is already running';
+
 export interface GatewayHostHandle {
   /** A request to the worker; fails as a value (WORKER_UNAVAILABLE) when it is not running. */
   request: Service<GatewayHostContract>['request'];
@@ -33,6 +43,13 @@ export interface GatewayHostHandle {
   run(op: StreamingOp, onFrame: (f: OpFrame) => void, opts: { signal: AbortSignal; restart?: boolean }): Promise<void>;
   /** Env-file token into settings (as a `${NAME}` reference); true when settings changed. */
   syncToken(): boolean;
+  /**
+   * Whether a global install (install-gateway or self-update) is running.
+   * A route checks it and then calls run() in the same tick, and run()
+   * registers its operation before it first awaits, so two requests cannot
+   * both pass.
+   */
+  installRunning(): boolean;
 }
 
 export interface GatewayHostContext {
@@ -45,6 +62,8 @@ export interface GatewayHostContext {
   settings?: Pick<SettingsService, 'save'>;
   /** svc's gateway connection: reconnect after a start or a token change. */
   reconnect?: () => void;
+  /** Test seam: another worker entry serving the same contract (default workers/gateway-host/main). */
+  entry?: URL;
 }
 
 // Each bound covers the operation's own limits with room to spare; the
@@ -54,6 +73,8 @@ const OP_TIMEOUT_MS: Record<StreamingOp, number> = { start: 180_000, restart: 19
 export function startGatewayHost(ctx: GatewayHostContext): GatewayHostHandle {
   const { config, paths, logger } = ctx;
   const sinks = new Map<string, { op: StreamingOp; onFrame: (f: OpFrame) => void }>();
+  const children = createWorkerChildren(logger.child({ worker: 'gateway-host' }));
+  const installRunning = () => [...sinks.values()].some((s) => INSTALL_OPS.has(s.op));
 
   /**
    * Points settings at what the gateway really uses: its token (as a
@@ -119,11 +140,15 @@ export function startGatewayHost(ctx: GatewayHostContext): GatewayHostHandle {
     };
     service = ctx.supervisor.start({
       name: 'gateway-host',
-      entry: workerEntry('../workers/gateway-host/main'),
+      entry: ctx.entry ?? workerEntry('../workers/gateway-host/main'),
       contract: gatewayHostContract,
       stopMethod: 'stopWorker',
       workerData: () => data,
+      // Crash or stop: no CLI run or install outlives the worker that bounds it (the gateway is never reported: it outlives svc).
+      onExit: () => void children.reap(),
       onStart: (client) => {
+        client.on('childStarted', ({ pid }) => children.started(pid));
+        client.on('childEnded', ({ pid }) => children.ended(pid));
         client.on('progress', ({ opId, ...f }) => deliver(opId, { type: 'progress', ...f }));
         client.on('output', ({ opId, ...f }) => deliver(opId, { type: 'output', ...f }));
         client.on('error', ({ opId, ...f }) => deliver(opId, { type: 'error', ...f }));
@@ -136,7 +161,10 @@ export function startGatewayHost(ctx: GatewayHostContext): GatewayHostHandle {
   return {
     request,
     syncToken: () => syncSettings(null),
+    installRunning,
     async run(op, onFrame, opts) {
+      // The routes answer 409 first; this keeps the rule whoever calls.
+      if (INSTALL_OPS.has(op) && installRunning()) return onFrame({ type: 'error', code: 'INSTALL_RUNNING', message: INSTALL_RUNNING });
       const opId = randomUUID();
       let ended = false;
       sinks.set(opId, {

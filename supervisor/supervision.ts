@@ -36,6 +36,8 @@ export interface WorkerSpec<C extends Contract> {
   policy?: Partial<RestartPolicy>;
   /** Name of a request that asks the worker to shut down cleanly. */
   stopMethod?: keyof C['requests'] & string;
+  /** Called each time the thread has exited (a crash or a stop), before any restart: e.g. end the child processes it left. */
+  onExit?: (code: number) => void;
 }
 
 export interface ServiceStatus {
@@ -97,6 +99,12 @@ export class Supervisor {
         status.lastExitCode = code;
         c.failAll({ code: 'WORKER_EXITED', message: `worker ${spec.name} exited (code ${code})` });
         c.dispose();
+        try {
+          spec.onExit?.(code);
+        } catch (err) {
+          // The clean-up of a dead worker must not stop its restart; it is logged.
+          log.error({ err }, 'exit handler of the worker failed');
+        }
         if (worker === w) {
           worker = null;
           client = null;

@@ -5,6 +5,8 @@
 // per-operation frames that carry the caller's operation id, so the
 // supervisor can route each frame to its SSE stream; their request answers
 // when the operation has ended (so a dead worker fails it, never hangs it).
+// The worker also reports each child process it starts and its end, so the
+// supervisor can end what a crashed worker left running (issue 15 #17).
 import { z } from 'zod';
 import { defineContract } from './contract.ts';
 
@@ -66,6 +68,10 @@ export type OpKind = z.infer<typeof OpKind>;
 export const OpDone = z.object({ outcome: z.enum(['complete', 'error']) });
 export type OpDone = z.infer<typeof OpDone>;
 
+/** What self-version and self-update say while SVC_UPDATE_PACKAGE is unset (it has no default: issue 15 #19). */
+export const UPDATE_PACKAGE_UNSET =
+  'Self-update is off: SVC_UPDATE_PACKAGE is not set. Set it to the npm package svc was installed from (e.g. SVC_UPDATE_PACKAGE=@your-org/svc) and restart svc.';
+
 /** Env-file variables that may hold the gateway token (OpenClaw's own name first). */
 export const GATEWAY_TOKEN_VARS = ['OPENCLAW_GATEWAY_TOKEN', 'GATEWAY_AUTH_TOKEN'] as const;
 
@@ -85,6 +91,8 @@ export type ProgressFrame = z.infer<typeof ProgressFrame>;
 export type OutputFrame = z.infer<typeof OutputFrame>;
 export type ErrorFrame = z.infer<typeof ErrorFrame>;
 export type CompleteFrame = z.infer<typeof CompleteFrame>;
+/** A child process of the worker (CLI run, install), by pid: the leader of its own process group on POSIX. */
+export const ChildEvent = z.object({ pid: z.number().int().positive() });
 
 export const gatewayHostContract = defineContract({
   name: 'gateway-host',
@@ -116,6 +124,8 @@ export const gatewayHostContract = defineContract({
     output: OutputFrame,
     error: ErrorFrame,
     complete: CompleteFrame,
+    childStarted: ChildEvent,
+    childEnded: ChildEvent,
   },
 });
 export type GatewayHostContract = typeof gatewayHostContract;
@@ -127,7 +137,8 @@ export const GatewayHostWorkerData = z.object({
   gatewayStateDir: z.string(),
   gatewayCli: z.string().nullable(),
   gatewayPackage: z.string(),
-  updatePackage: z.string(),
+  /** null: unset (no default), self-version and self-update look nothing up. */
+  updatePackage: z.string().nullable(),
   updateRegistry: z.string().nullable(),
   gatewayPidFile: z.string(),
   gatewayLogFile: z.string(),

@@ -4,7 +4,7 @@
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { dirname, extname, join } from 'node:path';
 import { z } from 'zod';
-import { childEnv, type Config } from '../config.ts';
+import { svcSelfEnv, type Config } from '../config.ts';
 import { SERVER_NODE_FLAGS } from './node-flags.ts';
 
 export interface ServerEntry {
@@ -65,7 +65,7 @@ function nodeArgsFor(file: string): string[] {
 }
 
 function development(file: string, cwd: string, env: Record<string, string>): ServerEntry {
-  return { kind: 'development', command: process.execPath, args: nodeArgsFor(file), cwd, env: childEnv(env), entry: file };
+  return { kind: 'development', command: process.execPath, args: nodeArgsFor(file), cwd, env: svcSelfEnv(env), entry: file };
 }
 
 export function resolveServerEntry(
@@ -78,7 +78,8 @@ export function resolveServerEntry(
   const extraEnv = { SVC_HOME: config.svcHome, ...extra };
   const bundled = join(config.packageRoot, 'dist', 'supervisor', 'main.js');
   if (existsSync(bundled)) {
-    const env = childEnv({ NODE_ENV: 'production', SVC_VERSION: config.version, SVC_MCP_BIN_DIR: config.mcpBinDir, ...extraEnv });
+    // svc starting svc: the server needs every setting the launcher has (config.ts svcSelfEnv).
+    const env = svcSelfEnv({ NODE_ENV: 'production', SVC_VERSION: config.version, SVC_MCP_BIN_DIR: config.mcpBinDir, ...extraEnv });
     return { ok: true, entry: { kind: 'bundled', command: process.execPath, args: [...SERVER_NODE_FLAGS, bundled], cwd: config.packageRoot, env, entry: bundled } };
   }
   if (config.serverPath !== null) {

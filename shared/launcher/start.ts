@@ -5,7 +5,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { closeSync, mkdirSync, openSync } from 'node:fs';
 import { POLL_ATTEMPTS, POLL_INTERVAL_MS } from './constants.ts';
-import { discoverDashboard, type Discovery } from './discover.ts';
+import { discoverDashboard, withToken, type Discovery } from './discover.ts';
 import type { LauncherContext } from './io.ts';
 import { probeDashboard } from './probe.ts';
 import { resolveServerEntry, type ServerEntry } from './server-entry.ts';
@@ -54,9 +54,9 @@ export interface PollOptions {
 
 async function findStarted(ctx: LauncherContext, preferPort: number | undefined): Promise<Discovery> {
   if (preferPort !== undefined) {
-    const result = await probeDashboard(preferPort, { accessToken: ctx.accessToken });
+    const result = await probeDashboard(preferPort);
     if (result === 'svc') return { state: 'running', port: preferPort };
-    if (result === 'gated') return { state: 'gated', port: preferPort };
+    if (result === 'gated') return withToken(ctx, { state: 'gated', port: preferPort });
   }
   return discoverDashboard(ctx);
 }

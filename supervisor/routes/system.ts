@@ -7,8 +7,9 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { compareVersions } from '../../shared/launcher/version.ts';
 import { listModels } from '../../shared/gateway/models.ts';
+import { UPDATE_PACKAGE_UNSET } from '../../shared/channels/gateway-host.ts';
 import type { AppDeps } from '../deps.ts';
-import type { OpFrame, StreamingOp } from '../gateway-host-service.ts';
+import { INSTALL_RUNNING, type OpFrame, type StreamingOp } from '../gateway-host-service.ts';
 import type { SseStream } from '../sse.ts';
 import { HttpError } from '../http-error.ts';
 import { objectBody, parseOr400 } from '../validate.ts';
@@ -67,7 +68,13 @@ export function systemRoutes(app: FastifyInstance, deps: AppDeps): void {
     return r.result;
   });
 
-  app.post('/api/system/install-gateway', (req, reply) => stream(req, reply, 'install'));
+  /** One global install at a time (issue 15 #17): a retry while one runs is refused, never run beside it. */
+  const install = (req: FastifyRequest, reply: FastifyReply, op: 'install' | 'selfUpdate', opts: { restart?: boolean } = {}) => {
+    if (host.installRunning()) throw new HttpError(409, INSTALL_RUNNING);
+    return stream(req, reply, op, opts);
+  };
+
+  app.post('/api/system/install-gateway', (req, reply) => install(req, reply, 'install'));
 
   app.post('/api/system/gateway', { config: { badJsonMessage: BODY_REQUIRED } }, async (req, reply) => {
     const { action } = parseOr400(Action, objectBody(req.body, BODY_REQUIRED), ACTION_MESSAGE);
@@ -110,6 +117,8 @@ export function systemRoutes(app: FastifyInstance, deps: AppDeps): void {
   app.get('/api/system/self-version', async (req) => {
     const { local } = parseOr400(SelfVersionQuery, req.query ?? {});
     const current = config.version;
+    // No default package (issue 15 #19): say how to name one rather than ask the registry about someone else's.
+    if (config.updatePackage === null) return { current, latest: null, updateAvailable: false, checked: false, message: UPDATE_PACKAGE_UNSET };
     if (local === '1' || config.updateRegistry === null) return { current, latest: null, updateAvailable: false, checked: false };
     if (!latestCache || Date.now() - latestCache.at > LATEST_CACHE_MS) {
       const r = await host.request('latestVersion', {}, { timeoutMs: 5000 });
@@ -119,5 +128,5 @@ export function systemRoutes(app: FastifyInstance, deps: AppDeps): void {
     return { current, latest, updateAvailable: latest !== null && (compareVersions(latest, current) ?? 0) > 0, checked: latest !== null };
   });
 
-  app.post('/api/system/self-update', (req, reply) => stream(req, reply, 'selfUpdate', { restart: true }));
+  app.post('/api/system/self-update', (req, reply) => install(req, reply, 'selfUpdate', { restart: true }));
 }

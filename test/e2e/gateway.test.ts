@@ -12,24 +12,28 @@
 // gateway, then pairing, restart and stop.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { delimiter, join } from 'node:path';
 import WebSocket from 'ws';
 import { sendChat } from '../../shared/gateway/chat.ts';
 import { connectGateway, type GatewaySession } from '../../shared/gateway/client.ts';
 import { loadOrCreateDeviceIdentity } from '../../shared/gateway/device-identity.ts';
+import { parseDevicesList } from '../../workers/gateway-host/approve-device.ts';
+import { processIdentity } from '../../workers/gateway-host/proc-identity.ts';
 import { startFakeModel, type FakeModel } from '../helpers/fake-model.ts';
 import { gatewayConfigScenario } from './gateway/config-scenario.ts';
 import { execScenario } from './gateway/exec-scenario.ts';
 import { resetContextScenario } from './gateway/reset-context.ts';
 import { existsSync, readFileSync } from 'node:fs';
-import { ensureGatewayInstalled, gatewayEnv, killGroup, OPENCLAW_VERSION, prepareGatewayState } from '../helpers/real-gateway.ts';
+import { ensureGatewayInstalled, gatewayEnv, killGroup, OPENCLAW_VERSION, prepareGatewayState, type GatewayInstall } from '../helpers/real-gateway.ts';
 import { approveDeviceScenario, postFrames, restartThroughSvc, startThroughSvc, stopThroughSvc } from './gateway/lifecycle-scenario.ts';
 import { freePort, removeHome, startServer, tempHome, type RunningServer } from '../helpers/server.ts';
 
 const SETUP_TIMEOUT_MS = 20 * 60_000;
 
 let model: FakeModel;
+let install: GatewayInstall;
 let home: string;
 let stateDir: string;
 let gwPort: number;
@@ -38,7 +42,7 @@ let svc: RunningServer;
 let direct: GatewaySession | null = null;
 
 before(async () => {
-  const install = await ensureGatewayInstalled();
+  install = await ensureGatewayInstalled();
   model = await startFakeModel();
   home = tempHome('svc-gateway-e2e-');
   stateDir = join(home, 'gateway-state');
@@ -72,6 +76,11 @@ const testIdentity = () => loadOrCreateDeviceIdentity(join(home, 'test-client', 
 void test('Gateway process: svc starts the gateway (frames in order, ready when a connect succeeds), status shows it, a second start is "already running"', async () => {
   const running = await startThroughSvc(svc.base);
   assert.equal(running.port, gwPort);
+  // Issue 15 #16: gateway.pid holds the process as the OS reports it once the
+  // gateway has renamed itself (openclaw-gateway), so a later svc trusts it.
+  const rec = JSON.parse(readFileSync(join(home, 'gateway.pid'), 'utf8')) as { pid: number; procStart: string; cmdline: string };
+  assert.equal(rec.pid, running.pid);
+  assert.deepEqual({ start: rec.procStart, cmdline: rec.cmdline }, processIdentity(rec.pid));
   // Ready means a connect succeeds, at once, without retrying.
   direct = await connectGateway({ url: gatewayUrl(), token, identity: testIdentity(), version: 'test', connectTimeoutMs: 5000 });
   assert.equal((direct.hello.server as { version?: string }).version, '2026.9.6');
@@ -220,7 +229,7 @@ void test('Smaller resources → Chat history: reset-context resets the real gat
   await resetContextScenario({ svcBase: svc.base, session: direct });
 });
 
-void test('Authentication 9: a connect through the proxy that carries an Origin is NOT_PAIRED until approve-device approves svc\'s device; then it connects', async () => {
+void test('Authentication 9, Security (issue 15 #8): a proxied connect with an Origin is NOT_PAIRED; approve-device approves svc\'s own request, not another device\'s newer one, which stays pending', async () => {
   const connectWithOrigin = async (): Promise<{ ok: true } | { ok: false; code: string }> => {
     const p = await openProxy({ origin: svc.base });
     p.send(browserConnect('cp'));
@@ -230,7 +239,27 @@ void test('Authentication 9: a connect through the proxy that carries an Origin 
     if (r.ok === true) return { ok: true };
     return { ok: false, code: String((r.error as { code?: unknown } | undefined)?.code) };
   };
-  await approveDeviceScenario(svc.base, connectWithOrigin);
+  const other = loadOrCreateDeviceIdentity(join(home, 'other-device', 'identity.json'));
+  const connectOtherDevice = async (): Promise<{ ok: true } | { ok: false; code: string }> => {
+    try {
+      const s = await connectGateway({ url: gatewayUrl(), token, identity: other, version: 'test', origin: 'http://localhost:3000', connectTimeoutMs: 10_000 });
+      await s.close();
+      return { ok: true };
+    } catch (err) {
+      return { ok: false, code: String((err as { code?: unknown }).code) };
+    }
+  };
+  const pending = async () => {
+    const r = spawnSync(join(install.openclawBin, 'openclaw'), ['devices', 'list', '--json'], {
+      env: { ...process.env, ...gatewayEnv(install, stateDir) }, encoding: 'utf8', timeout: 60_000,
+    });
+    assert.equal(r.status, 0, r.stderr);
+    const list = parseDevicesList(r.stdout);
+    assert.ok(list, r.stdout);
+    return list.pending;
+  };
+  const svcDeviceId = loadOrCreateDeviceIdentity(join(home, 'proxy-device-identity.json')).deviceId;
+  await approveDeviceScenario({ svcBase: svc.base, svcDeviceId, connectWithOrigin, connectOtherDevice, pending });
 });
 
 void test('Gateway process: restart (stopping, then a new process that accepts connects), then stop (status not running, gateway.pid gone)', async () => {

@@ -1,15 +1,17 @@
 // Spec "System (host and gateway)": status, the gateway action route's
 // validation, install-gateway and self-update streams (a small local package
 // installed into a temporary npm prefix, so nothing global is touched), and
-// self-version against a loopback fake registry.
+// self-version against a loopback fake registry. Issue 15 #17: one global
+// install at a time; #19: no default update package.
 import { test, type TestContext } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { delimiter, join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
+import { UPDATE_PACKAGE_UNSET } from '../../shared/channels/gateway-host.ts';
 import { isAlive } from '../../shared/launcher/stop.ts';
 import { buildTestApp } from '../helpers/app.ts';
 import { freePort } from '../helpers/server.ts';
@@ -50,6 +52,24 @@ function isolateNpm(t: TestContext): { dir: string; prefix: string } {
     rmSync(dir, { recursive: true, force: true });
   });
   return { dir, prefix };
+}
+
+/**
+ * A stand-in `npm` first on PATH (the worker copies process.env when it
+ * starts): a shell script that appends its pid to `<dir>/npm-runs`, then
+ * runs `body`.
+ */
+function standInNpm(t: TestContext, dir: string, body: string): { runs: () => number } {
+  const bin = join(dir, 'stand-in-bin');
+  mkdirSync(bin, { recursive: true });
+  const runs = join(dir, 'npm-runs');
+  writeFileSync(join(bin, 'npm'), `#!/bin/sh\necho "$$" >> "${runs}"\n${body}\n`, { mode: 0o755 });
+  const saved = process.env.PATH;
+  process.env.PATH = `${bin}${delimiter}${saved ?? ''}`;
+  t.after(() => {
+    process.env.PATH = saved;
+  });
+  return { runs: () => (existsSync(runs) ? readFileSync(runs, 'utf8').trim().split('\n').length : 0) };
 }
 
 interface Frame { type: string; [k: string]: unknown }
@@ -249,7 +269,7 @@ void test('System: self-version asks the registry for <pkg>/latest and compares;
   assert.deepEqual(reg.hits, ['/@acme%2fsvc/latest']);
 
   const deadPort = await freePort();
-  const down = await buildTestApp(t, { startWorkers: true, env: { SVC_UPDATE_REGISTRY: `http://127.0.0.1:${deadPort}` } });
+  const down = await buildTestApp(t, { startWorkers: true, env: { SVC_UPDATE_REGISTRY: `http://127.0.0.1:${deadPort}`, SVC_UPDATE_PACKAGE: 'svc' } });
   assert.deepEqual((await down.app.inject('/api/system/self-version')).json(), {
     current: down.config.version, latest: null, updateAvailable: false, checked: false,
   });
@@ -317,4 +337,61 @@ void test('System: install-gateway kills the install child when the client disco
   const alive = isAlive(scriptPid);
   if (alive) process.kill(scriptPid, 'SIGKILL');
   assert.equal(alive, false, 'npm and its script were stopped');
+});
+
+void test('Security (issue 15 #19): with SVC_UPDATE_PACKAGE unset, self-version asks no registry and says how to set it', async (t) => {
+  const reg = await fakeRegistry(t, () => ({ status: 200, body: { version: '99.0.0' } }));
+  const { app, config } = await buildTestApp(t, { startWorkers: true, env: { SVC_UPDATE_REGISTRY: reg.url } });
+  assert.equal(config.updatePackage, null);
+  for (const url of ['/api/system/self-version', '/api/system/self-version?local=1']) {
+    const res = await app.inject(url);
+    assert.equal(res.statusCode, 200);
+    assert.deepEqual(res.json(), { current: config.version, latest: null, updateAvailable: false, checked: false, message: UPDATE_PACKAGE_UNSET });
+  }
+  assert.match(UPDATE_PACKAGE_UNSET, /SVC_UPDATE_PACKAGE/);
+  assert.deepEqual(reg.hits, [], 'no package name, so no registry lookup of anyone\'s package');
+});
+
+void test('Security (issue 15 #19): with SVC_UPDATE_PACKAGE unset, self-update streams one error frame saying how to set it and installs nothing', async (t) => {
+  const { dir } = isolateNpm(t);
+  const npm = standInNpm(t, dir, 'exit 0');
+  const { app } = await buildTestApp(t, { startWorkers: true });
+  const res = await postStream(app, '/api/system/self-update');
+  assert.equal(res.status, 200);
+  assert.match(String(res.headers.get('content-type')), /^text\/event-stream/);
+  assert.deepEqual(framesOf(res.body), [{ type: 'error', code: 'NOT_CONFIGURED', message: UPDATE_PACKAGE_UNSET }]);
+  assert.equal(npm.runs(), 0, 'npm never ran');
+});
+
+void test('Security (issue 15 #17): install-gateway while an install runs is refused with 409 and starts no second npm; self-update too; the next one after it runs', async (t) => {
+  const { dir } = isolateNpm(t);
+  const release = join(dir, 'release');
+  // npm blocks until the test releases it.
+  const npm = standInNpm(t, dir, `while [ ! -f "${release}" ]; do sleep 0.05; done\necho "added 1 package"`);
+  const cli = join(dir, 'openclaw');
+  writeFileSync(cli, '#!/bin/sh\necho "OpenClaw 2026.9.6 (test)"\n', { mode: 0o755 });
+  const { app } = await buildTestApp(t, { startWorkers: true, env: { SVC_GATEWAY_CLI: cli, SVC_UPDATE_PACKAGE: '@acme/svc' } });
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  const base = `http://127.0.0.1:${(app.server.address() as { port: number }).port}`;
+  const post = (path: string) => fetch(`${base}${path}`, { method: 'POST', signal: AbortSignal.timeout(60_000) });
+
+  const first = await post('/api/system/install-gateway');
+  assert.equal(first.status, 200);
+  const firstBody = first.text();
+  for (const deadline = Date.now() + 30_000; npm.runs() === 0 && Date.now() < deadline;) await new Promise((r) => setTimeout(r, 50));
+  assert.equal(npm.runs(), 1, 'the first install is running');
+
+  for (const path of ['/api/system/install-gateway', '/api/system/self-update']) {
+    const again = await post(path);
+    assert.equal(again.status, 409, path);
+    assert.deepEqual(await again.json(), { error: 'an install is already running' }, path);
+  }
+  assert.equal(npm.runs(), 1, 'no second npm install -g beside the first');
+
+  writeFileSync(release, '');
+  assert.deepEqual(framesOf(await firstBody).at(-1), { type: 'complete', success: true, version: '2026.9.6' });
+  const next = await post('/api/system/install-gateway');
+  assert.equal(next.status, 200);
+  assert.deepEqual(framesOf(await next.text()).at(-1), { type: 'complete', success: true, version: '2026.9.6' });
+  assert.equal(npm.runs(), 2);
 });

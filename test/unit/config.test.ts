@@ -1,12 +1,15 @@
 // shared/config.ts: the one reader of the environment. Spec "State directory",
-// "Authentication" 1 and 7, "Command-line launcher" (port discovery), "Limits".
+// "Authentication" 1 and 7, "Command-line launcher" (port discovery), "Limits";
+// issue 15 #2 (children's environments) and #19 (no default update package).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
 import fc from 'fast-check';
-import { DEFAULT_APPROVAL_TTL_MS, expandTilde, loadConfig, parsePort } from '../../shared/config.ts';
+import {
+  childEnv, childEnvFrom, DEFAULT_APPROVAL_TTL_MS, expandTilde, isSvcOwnEnvName, loadConfig, parsePort, SVC_SECRET_ENV_NAMES, svcSelfEnv, type ChildKind,
+} from '../../shared/config.ts';
 
 const HOME = homedir();
 const PKG_VERSION = (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
@@ -137,4 +140,63 @@ void test('Config: OTLP headers are parsed as the OpenTelemetry spec writes them
   assert.deepEqual({ ...c.otlpHeaders }, { Authorization: 'Basic cGs6c2s=', 'x-tenant': 'acme' });
   assert.deepEqual({ ...loadConfig({ OTEL_EXPORTER_OTLP_HEADERS: 'a=b' }).otlpHeaders }, { a: 'b' });
   assert.deepEqual({ ...loadConfig({}).otlpHeaders }, {});
+});
+
+void test("Security (issue 15 #2): a child's environment is built from the allowlist for its kind, never svc's own variables", () => {
+  const source: NodeJS.ProcessEnv = {
+    PATH: '/usr/bin', HOME: '/home/u', LANG: 'C.UTF-8', LC_TIME: 'en_GB.UTF-8', TZ: 'UTC', https_proxy: 'http://proxy:3128',
+    NODE_EXTRA_CA_CERTS: '/ca.pem', XDG_CONFIG_HOME: '/home/u/.config', SystemRoot: 'C:\\Windows',
+    npm_config_prefix: '/p', NPM_CONFIG_CACHE: '/c', OPENCLAW_STATE_DIR: '/s', OPENCLAW_GATEWAY_TOKEN: 'gw-tok',
+    ANTHROPIC_API_KEY: 'sk-ant', DISPLAY: ':0', AWS_SECRET_ACCESS_KEY: 'aws', GITHUB_TOKEN: 'ghp', NODE_OPTIONS: '--require x',
+    STUDIO_ACCESS_TOKEN: 'access', SVC_SECRETS_MASTER_KEY: 'vault', SVC_SEARCH_API_KEY: 'search', SVC_EMBEDDINGS_API_KEY: 'emb',
+    OTEL_EXPORTER_OTLP_HEADERS: 'authorization=x', otel_exporter_otlp_traces_headers: 'authorization=y', SVC_HOME: '/h', svc_other: 'o',
+  };
+  const base = ['HOME', 'LANG', 'LC_TIME', 'NODE_EXTRA_CA_CERTS', 'PATH', 'SystemRoot', 'TZ', 'XDG_CONFIG_HOME', 'https_proxy'];
+  const keys = (kind: ChildKind) => Object.keys(childEnvFrom(source, {}, kind)).sort();
+  assert.deepEqual(keys('system'), [...base].sort());
+  assert.deepEqual(keys('npm'), [...base, 'NPM_CONFIG_CACHE', 'npm_config_prefix'].sort());
+  assert.deepEqual(keys('gateway-cli'), [...base, 'OPENCLAW_GATEWAY_TOKEN', 'OPENCLAW_STATE_DIR'].sort());
+  assert.deepEqual(keys('gateway'), [...base, 'ANTHROPIC_API_KEY', 'DISPLAY', 'OPENCLAW_GATEWAY_TOKEN', 'OPENCLAW_STATE_DIR'].sort());
+  assert.equal(childEnvFrom(source).HOME, '/home/u', 'values are copied as they are');
+  // Overrides: added, replaced, removed; svc's own names are refused.
+  const env = childEnvFrom(source, { OPENCLAW_STATE_DIR: '/other', HOME: undefined, EXTRA: '1' }, 'gateway-cli');
+  assert.equal(env.OPENCLAW_STATE_DIR, '/other');
+  assert.equal(env.HOME, undefined);
+  assert.equal(env.EXTRA, '1');
+  for (const name of ['STUDIO_ACCESS_TOKEN', 'SVC_SECRETS_MASTER_KEY', 'svc_home', 'OTEL_EXPORTER_OTLP_HEADERS']) {
+    assert.throws(() => childEnvFrom(source, { [name]: 'x' }), /svc's own variable/, name);
+  }
+});
+
+void test("Security (issue 15 #2): no secret or SVC_* variable ever reaches a child of any kind (property)", () => {
+  const kinds: ChildKind[] = ['system', 'npm', 'gateway-cli', 'gateway'];
+  const own = fc.oneof(
+    fc.constantFrom(...SVC_SECRET_ENV_NAMES),
+    fc.stringMatching(/^[A-Za-z0-9_]{0,12}$/).map((rest) => `SVC_${rest}`),
+  ).chain((n) => fc.constantFrom(n, n.toLowerCase()));
+  fc.assert(fc.property(fc.dictionary(own, fc.string()), fc.dictionary(fc.stringMatching(/^[A-Za-z_][A-Za-z0-9_]{0,15}$/), fc.string()), (mine, other) => {
+    for (const kind of kinds) {
+      const env = childEnvFrom({ ...other, ...mine }, {}, kind);
+      for (const name of Object.keys(env)) assert.ok(!isSvcOwnEnvName(name), `${name} reached a ${kind} child`);
+    }
+  }));
+});
+
+void test("Security (issue 15 #2): svc starting svc (launcher, self-update's restart) keeps svc's settings: the one exception", () => {
+  const saved = process.env.STUDIO_ACCESS_TOKEN;
+  process.env.STUDIO_ACCESS_TOKEN = 'tok-for-the-restarted-server';
+  try {
+    assert.equal(svcSelfEnv().STUDIO_ACCESS_TOKEN, 'tok-for-the-restarted-server');
+    assert.equal(svcSelfEnv({ SVC_HOME: '/h' }).SVC_HOME, '/h');
+    assert.equal(childEnv().STUDIO_ACCESS_TOKEN, undefined);
+  } finally {
+    if (saved === undefined) delete process.env.STUDIO_ACCESS_TOKEN;
+    else process.env.STUDIO_ACCESS_TOKEN = saved;
+  }
+});
+
+void test('Security (issue 15 #19): SVC_UPDATE_PACKAGE has no default; a set value is used as written', () => {
+  assert.equal(loadConfig({}).updatePackage, null);
+  assert.equal(loadConfig({ SVC_UPDATE_PACKAGE: '  ' }).updatePackage, null, 'blank means unset');
+  assert.equal(loadConfig({ SVC_UPDATE_PACKAGE: '@acme/svc' }).updatePackage, '@acme/svc');
 });

@@ -1,19 +1,22 @@
 // Spec "Gateway process" and "approve-device", against real child processes:
 // a tiny node script stands in for `openclaw gateway run` (it listens on the
 // port it is given), another ignores SIGTERM to prove the SIGKILL path, and
-// a fake CLI prints the recipe's exact `devices approve` texts.
+// a fake CLI answers `devices list --json` and `devices approve <id>` as the
+// recipe's CLI does. Issue 15 #16: a gateway.pid naming a process that is
+// not the gateway svc started is never signalled.
 import { test, type TestContext } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
-import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { tcpReachable } from '../../shared/health/probes.ts';
 import { isAlive } from '../../shared/launcher/stop.ts';
-import { approveDevice, parsePreview } from '../../workers/gateway-host/approve-device.ts';
+import { approveDevice, parseDevicesList } from '../../workers/gateway-host/approve-device.ts';
 import { createLifecycle, type LifecycleDeps, type OpEmitter } from '../../workers/gateway-host/lifecycle.ts';
 import { satisfiesNodeRange } from '../../workers/gateway-host/node-range.ts';
 import { writePidFile } from '../../workers/gateway-host/pid-file.ts';
+import { cmdlineFromProc, processIdentity, startTimeFromStat } from '../../workers/gateway-host/proc-identity.ts';
 import { freePort } from '../helpers/server.ts';
 
 // Stands in for `openclaw gateway run --port P --bind loopback`. FAKE_MODE:
@@ -107,9 +110,10 @@ void test('System: gateway start spawns a detached gateway, writes gateway.pid, 
   assert.deepEqual(rec.frames.at(-1), { type: 'complete', success: true, pid, port });
 
   const file = JSON.parse(readFileSync(deps.pidFile, 'utf8'));
-  assert.deepEqual(Object.keys(file).sort(), ['pid', 'port', 'startedAt']);
+  assert.deepEqual(Object.keys(file).sort(), ['cmdline', 'pid', 'port', 'procStart', 'startedAt']);
   assert.equal(file.pid, pid);
   assert.equal(file.port, port);
+  assert.deepEqual({ start: file.procStart, cmdline: file.cmdline }, processIdentity(pid), 'the identity the OS reports for the gateway');
   const pgid = spawnSync('ps', ['-o', 'pgid=', '-p', String(pid)], { encoding: 'utf8' }).stdout.trim();
   assert.equal(Number(pgid), pid, 'the gateway leads its own process group (detached)');
 
@@ -157,7 +161,9 @@ void test('System: gateway start joins an alive-but-unbound managed PID instead 
   // A launch in flight: alive, port not bound yet (the stand-in binds after 300 ms).
   const child = spawn(process.execPath, [cli, 'gateway', 'run', '--port', String(port)], { detached: true, stdio: 'ignore' });
   track(child.pid);
-  writePidFile(deps.pidFile, { pid: child.pid as number, port, startedAt: Date.now() });
+  const id = processIdentity(child.pid as number);
+  assert.ok(id);
+  writePidFile(deps.pidFile, { pid: child.pid as number, port, startedAt: Date.now(), procStart: id.start, cmdline: id.cmdline });
   const rec = recorder();
   await lc.start(rec);
   assert.deepEqual(rec.frames[0], { type: 'progress', step: 'starting', message: `Joining gateway launch (pid ${child.pid}, port ${port})` });
@@ -168,7 +174,7 @@ void test('System: gateway start joins an alive-but-unbound managed PID instead 
 void test('System: gateway status cleans a stale PID file', async (t) => {
   const { lc, deps } = await setup(t, 'listen');
   const dead = spawnSync(process.execPath, ['-e', 'process.pid'], { stdio: 'ignore' }).pid as number;
-  writePidFile(deps.pidFile, { pid: dead, port: 1, startedAt: Date.now() });
+  writePidFile(deps.pidFile, { pid: dead, port: 1, startedAt: Date.now(), procStart: '1', cmdline: 'node openclaw gateway run' });
   const st = await lc.status();
   assert.equal(st.running, false);
   assert.equal(st.pid, null);
@@ -202,42 +208,112 @@ void test('System: gateway start errors: NOT_INSTALLED, SPAWN_ERROR on an early 
   assert.deepEqual(await silent.lc.stop(), { ok: true, stopped: true }, 'the slow gateway is still managed and can be stopped');
 });
 
-// The recipe's exact texts (RECIPE §7).
-const PREVIEW = `Selected pending device request 969cc9b6-63c3-4006-a939-41a79fafd88a
-  Device: 31d30c2c…
-  Requested: roles: operator; scopes: operator.admin, operator.approvals, operator.pairing, operator.read, operator.write
-  Note:   First-time device pairing request.
-Approve this exact request with: openclaw devices approve 969cc9b6-63c3-4006-a939-41a79fafd88a`;
-const NONE = 'No pending device pairing requests to approve';
-
-void test('System: approve-device parses the request id from the CLI preview text', () => {
-  assert.deepEqual(parsePreview(PREVIEW), { requestId: '969cc9b6-63c3-4006-a939-41a79fafd88a' });
-  assert.equal(parsePreview(NONE), null);
-  assert.equal(parsePreview('openclaw devices approve --latest'), null);
+// `openclaw devices list --json` as RECIPE §7 shows it.
+const OWN = 'a'.repeat(64);
+const OTHER = 'b'.repeat(64);
+const OWN_REQ = '969cc9b6-63c3-4006-a939-41a79fafd88a';
+const OTHER_REQ = '11111111-2222-4333-8444-555555555555';
+const pending = (requestId: string, deviceId: string, ts: number) => ({
+  requestId, deviceId, publicKey: 'pk', platform: 'linux', clientId: 'gateway-client', clientMode: 'backend',
+  role: 'operator', roles: ['operator'], scopes: ['operator.read'], silent: false, isRepair: false, ts,
 });
 
-void test('System: approve-device runs the preview, then approves that id; nothing pending and no CLI are told apart', async (t) => {
+/** A fake CLI: `devices list --json` prints `list`; `devices approve <id>` approves; every call is logged. */
+function fakeDevicesCli(dir: string, list: unknown, listExit = 0): { cli: string; calls: () => string[] } {
+  const cli = join(dir, 'openclaw');
+  const log = join(dir, 'calls.log');
+  writeFileSync(cli, `#!/usr/bin/env node
+const a = process.argv.slice(2);
+require('node:fs').appendFileSync(${JSON.stringify(log)}, a.join(' ') + '\\n');
+if (a[0] === 'devices' && a[1] === 'list') { ${listExit === 0 ? `console.log('warning: a line before the JSON'); console.log(${JSON.stringify(JSON.stringify(list, null, 2))});` : "console.error('gateway closed (1006)');"} process.exit(${listExit}); }
+if (a[0] === 'devices' && a[1] === 'approve' && a[2] === '--latest') { console.log('Selected pending device request ' + ${JSON.stringify(OTHER_REQ)}); process.exit(1); }
+if (a[0] === 'devices' && a[1] === 'approve') { console.log('Approved ' + a[2]); process.exit(0); }
+process.exit(9);
+`);
+  chmodSync(cli, 0o755);
+  return { cli, calls: () => (existsSync(log) ? readFileSync(log, 'utf8').trim().split('\n') : []) };
+}
+
+void test('System: approve-device reads the JSON listing (anything printed before it is skipped)', () => {
+  const list = { pending: [pending(OWN_REQ, OWN, 1)], paired: [] };
+  assert.deepEqual(parseDevicesList(`note\n${JSON.stringify(list)}\n`)?.pending.map((p) => p.requestId), [OWN_REQ]);
+  assert.equal(parseDevicesList('No pending device pairing requests to approve'), null);
+  assert.equal(parseDevicesList('{"pending": "none"}'), null);
+});
+
+void test("Security (issue 15 #8): approve-device approves svc's own pending request by its id and never the newest one from another device", async (t) => {
   const dir = mkdtempSync(join(tmpdir(), 'svc-approve-'));
   t.after(() => rmSync(dir, { recursive: true, force: true }));
-  const cli = join(dir, 'openclaw');
-  const script = (pending: boolean) => `#!/usr/bin/env node
-const a = process.argv.slice(2);
-if (a[2] === '--latest') { ${pending ? `console.log(${JSON.stringify(PREVIEW)}); process.exit(1);` : `console.error(${JSON.stringify(NONE)}); process.exit(1);`} }
-if (a[0] === 'devices' && a[1] === 'approve') { console.log('Approved 31d30c2c…b234690084 (' + a[2] + ')'); process.exit(0); }
-process.exit(9);
-`;
-  writeFileSync(cli, script(true));
-  chmodSync(cli, 0o755);
-  assert.deepEqual(await approveDevice({ cli, env: {} }), {
-    outcome: 'approved',
-    requestId: '969cc9b6-63c3-4006-a939-41a79fafd88a',
-    output: 'Approved 31d30c2c…b234690084 (969cc9b6-63c3-4006-a939-41a79fafd88a)',
+  // The other device asked last: `--latest` would have picked it.
+  const { cli, calls } = fakeDevicesCli(dir, { pending: [pending(OWN_REQ, OWN, 1000), pending(OTHER_REQ, OTHER, 2000)], paired: [] });
+  assert.deepEqual(await approveDevice({ cli, deviceId: () => OWN, env: {} }), { outcome: 'approved', requestId: OWN_REQ, output: `Approved ${OWN_REQ}` });
+  assert.deepEqual(calls(), ['devices list --json', `devices approve ${OWN_REQ}`], 'the other request was never touched');
+});
+
+void test("Security (issue 15 #8): with only other devices' requests pending, approve-device approves nothing and says it left them alone", async (t) => {
+  const dir = mkdtempSync(join(tmpdir(), 'svc-approve-'));
+  t.after(() => rmSync(dir, { recursive: true, force: true }));
+  const { cli, calls } = fakeDevicesCli(dir, { pending: [pending(OTHER_REQ, OTHER, 2000)], paired: [] });
+  const r = await approveDevice({ cli, deviceId: () => OWN, env: {} });
+  assert.equal(r.outcome, 'none-pending');
+  assert.match(r.outcome === 'none-pending' ? r.details : '', /^No pending pairing request from svc's device aaaaaaaaaaaa…; another device's request was left alone/);
+  assert.deepEqual(calls(), ['devices list --json']);
+});
+
+void test('System: approve-device with nothing pending, a failing listing, no CLI, a CLI that cannot start', async (t) => {
+  const dir = mkdtempSync(join(tmpdir(), 'svc-approve-'));
+  t.after(() => rmSync(dir, { recursive: true, force: true }));
+  const empty = fakeDevicesCli(dir, { pending: [], paired: [] });
+  assert.deepEqual(await approveDevice({ cli: empty.cli, deviceId: () => OWN, env: {} }), {
+    outcome: 'none-pending', details: "No pending device pairing requests (svc's device aaaaaaaaaaaa… has none)",
   });
-  writeFileSync(cli, script(false));
-  assert.deepEqual(await approveDevice({ cli, env: {} }), { outcome: 'none-pending', details: NONE });
-  assert.deepEqual(await approveDevice({ cli: null, env: {} }), { outcome: 'not-installed' });
-  const r = await approveDevice({ cli: join(dir, 'missing'), env: {} });
+  const failing = fakeDevicesCli(dir, null, 1);
+  assert.deepEqual(await approveDevice({ cli: failing.cli, deviceId: () => OWN, env: {} }), { outcome: 'spawn-failed', message: 'gateway closed (1006)' });
+  assert.deepEqual(await approveDevice({ cli: null, deviceId: () => OWN, env: {} }), { outcome: 'not-installed' });
+  const r = await approveDevice({ cli: join(dir, 'missing'), deviceId: () => OWN, env: {} });
   assert.equal(r.outcome, 'spawn-failed');
+});
+
+void test('Security (issue 15 #16): the process identity is read from /proc as the OS writes it', () => {
+  // A command name with spaces and parentheses: fields are counted after the last ")".
+  const stat = '4242 (my (odd) name) S 1 4242 4242 0 -1 4194560 100 0 0 0 1 2 0 0 20 0 1 0 987654 1000 10 18446744073709551615';
+  assert.equal(startTimeFromStat(stat), '987654');
+  assert.equal(startTimeFromStat('garbage'), null);
+  assert.equal(cmdlineFromProc('node\0/x/openclaw\0gateway\0run\0'), 'node /x/openclaw gateway run');
+  assert.equal(cmdlineFromProc('openclaw-gateway\0\0\0\0'), 'openclaw-gateway', 'a process that renamed itself');
+  const me = processIdentity(process.pid);
+  assert.ok(me && me.start !== '' && me.cmdline.includes(process.execPath.split('/').pop() as string), JSON.stringify(me));
+  assert.equal(processIdentity(2 ** 22 + 12345), null, 'no such process');
+});
+
+void test('Security (issue 15 #16): a gateway.pid naming a live process svc did not start (a reused pid) is never signalled, and the stale file is dropped', async (t) => {
+  const { lc, deps, port, cli } = await setup(t, 'listen');
+  // The gateway svc recorded is gone; the OS gave its pid to this process.
+  const bystander = spawn('sleep', ['300'], { stdio: 'ignore' });
+  t.after(() => bystander.kill('SIGKILL'));
+  const pid = bystander.pid as number;
+  const real = processIdentity(pid);
+  assert.ok(real);
+  const gatewayCmd = `node ${cli} gateway run --port ${port} --bind loopback`;
+  mkdirSync(dirname(deps.pidFile), { recursive: true });
+  const records: Array<[string, Record<string, unknown>]> = [
+    ['an older svc\'s record (no identity)', { pid, port, startedAt: Date.now() }],
+    ['another start time and command line', { pid, port, startedAt: Date.now(), procStart: '12345', cmdline: gatewayCmd }],
+    ['the same start time, another command line', { pid, port, startedAt: Date.now(), procStart: real.start, cmdline: gatewayCmd }],
+    ['another start time, the same command line', { pid, port, startedAt: Date.now(), procStart: `1${real.start}`, cmdline: real.cmdline }],
+  ];
+  for (const [what, rec] of records) {
+    writeFileSync(deps.pidFile, JSON.stringify(rec));
+    assert.deepEqual(await lc.status(), { running: false, port, pid: null, managedByService: false, uptimeMs: null }, what);
+    assert.equal(existsSync(deps.pidFile), false, `${what}: the stale file is dropped`);
+    writeFileSync(deps.pidFile, JSON.stringify(rec));
+    assert.deepEqual(await lc.stop(), { ok: false, message: 'No gateway process found' }, what);
+    assert.equal(existsSync(deps.pidFile), false, what);
+    assert.equal(isAlive(pid), true, `${what}: the process under the reused pid was not signalled`);
+  }
+  // The same process recorded as it is: trusted (this is what svc writes for its gateway).
+  writePidFile(deps.pidFile, { pid, port, startedAt: Date.now(), procStart: real.start, cmdline: real.cmdline });
+  assert.equal((await lc.status()).pid, pid);
 });
 
 void test('System: status node requirement: the gateway engines range is evaluated as written', () => {

@@ -1,43 +1,78 @@
-// Device pairing approval through the gateway CLI (spec "approve-device").
-// `openclaw devices approve --latest` only previews the newest request and
-// exits 1 (not a failure); its text names the request id, which a second
-// call then approves. "No pending device pairing requests to approve" (also
-// exit 1) means there is nothing to approve.
+// Device pairing approval through the gateway CLI (spec "approve-device";
+// issue 15 #8). svc approves its OWN device only: the pending request whose
+// deviceId is svc's device identity (proxy-device-identity.json), found in
+// `openclaw devices list --json`, then approved by its exact id with
+// `openclaw devices approve <requestId>`. Never `--latest`: the newest
+// request may be any device's, and approving it would let that device in.
+// Requests from other devices are left pending for the user to judge.
+import { z } from 'zod';
 import type { ApproveResult } from '../../shared/channels/gateway-host.ts';
-import { cleanLines, runBounded } from './proc.ts';
+import { cleanLines, runBounded, type RunResult } from './proc.ts';
 
-/** The request id in the preview's "Approve this exact request with: ..." line. */
-export const APPROVE_ID_RE = /openclaw devices approve ([0-9a-f-]{36})/;
 /** Each CLI call takes about 3.3 s; this bounds a stuck one. */
 export const CLI_TIMEOUT_MS = 30_000;
 
-export function parsePreview(text: string): { requestId: string } | null {
-  const m = APPROVE_ID_RE.exec(text);
-  return m ? { requestId: m[1] as string } : null;
+const PendingRequest = z.object({ requestId: z.string().min(1), deviceId: z.string(), ts: z.number().optional().catch(undefined) });
+/** The part of `devices list --json` svc reads (RECIPE §7): `{ pending: [{ requestId, deviceId, ..., ts }], paired: [...] }`. */
+export const DevicesList = z.object({ pending: z.array(PendingRequest) });
+export type DevicesList = z.infer<typeof DevicesList>;
+
+/** The JSON document in the CLI's output (anything it prints before the document, such as a warning, is skipped). */
+export function parseDevicesList(stdout: string): DevicesList | null {
+  const start = stdout.indexOf('{');
+  const end = stdout.lastIndexOf('}');
+  if (start < 0 || end < start) return null;
+  try {
+    const parsed = DevicesList.safeParse(JSON.parse(stdout.slice(start, end + 1)));
+    return parsed.success ? parsed.data : null;
+  } catch {
+    // Not JSON after all: the caller reports the listing as unreadable.
+    return null;
+  }
 }
 
-const describe = (stdout: string, stderr: string) => cleanLines(`${stdout}\n${stderr}`).join('\n');
+/** svc's own pending request (the newest, when the device re-requested), and how many other devices wait. */
+export function pickOwnRequest(list: DevicesList, deviceId: string): { own: string | null; others: number } {
+  const own = list.pending.filter((p) => p.deviceId === deviceId).sort((a, b) => (b.ts ?? 0) - (a.ts ?? 0))[0];
+  return { own: own?.requestId ?? null, others: list.pending.filter((p) => p.deviceId !== deviceId).length };
+}
+
+const describe = (r: RunResult) => cleanLines(`${r.stdout}\n${r.stderr}`).join('\n');
+
+/** Why a CLI run failed, in one line. */
+function failure(r: RunResult, timeoutMs: number): string {
+  if (r.spawnError !== null) return r.spawnError;
+  if (r.timedOut) return `timed out after ${timeoutMs} ms`;
+  return describe(r).split('\n').pop() || `exit code ${r.exitCode}`;
+}
+
+export function nonePendingDetails(deviceId: string, others: number): string {
+  const device = `svc's device ${deviceId.slice(0, 12)}…`;
+  if (others === 0) return `No pending device pairing requests (${device} has none)`;
+  const what = others === 1 ? "another device's request was" : `${others} other devices' requests were`;
+  return `No pending pairing request from ${device}; ${what} left alone (approve it yourself with \`openclaw devices approve <requestId>\` if you trust it)`;
+}
 
 export async function approveDevice(opts: {
   cli: string | null;
+  /** svc's device id: the only device this approves. */
+  deviceId: () => string;
   env: Record<string, string | undefined>;
-  cwd?: string;
   timeoutMs?: number;
 }): Promise<ApproveResult> {
   if (!opts.cli) return { outcome: 'not-installed' };
   const timeoutMs = opts.timeoutMs ?? CLI_TIMEOUT_MS;
-  const preview = await runBounded(opts.cli, ['devices', 'approve', '--latest'], { timeoutMs, env: opts.env, cwd: opts.cwd });
-  if (preview.spawnError !== null) return { outcome: 'spawn-failed', message: preview.spawnError };
-  if (preview.timedOut) return { outcome: 'spawn-failed', message: `timed out after ${timeoutMs} ms` };
-  const text = describe(preview.stdout, preview.stderr);
-  const found = parsePreview(text);
-  if (!found) return { outcome: 'none-pending', details: text };
+  const run = (args: string[]) => runBounded(opts.cli as string, args, { timeoutMs, env: opts.env, kind: 'gateway-cli' });
 
-  const approve = await runBounded(opts.cli, ['devices', 'approve', found.requestId], { timeoutMs, env: opts.env, cwd: opts.cwd });
-  const output = describe(approve.stdout, approve.stderr);
-  if (approve.exitCode === 0) return { outcome: 'approved', requestId: found.requestId, output };
-  const why =
-    approve.spawnError ??
-    (approve.timedOut ? `timed out after ${timeoutMs} ms` : (output.split('\n').pop() ?? `exit code ${approve.exitCode}`));
-  return { outcome: 'approve-failed', requestId: found.requestId, message: why || `exit code ${approve.exitCode}` };
+  const listing = await run(['devices', 'list', '--json']);
+  if (listing.spawnError !== null || listing.timedOut || listing.exitCode !== 0) return { outcome: 'spawn-failed', message: failure(listing, timeoutMs) };
+  const list = parseDevicesList(listing.stdout);
+  if (!list) return { outcome: 'spawn-failed', message: 'could not read the output of `devices list --json`' };
+  const deviceId = opts.deviceId();
+  const { own, others } = pickOwnRequest(list, deviceId);
+  if (own === null) return { outcome: 'none-pending', details: nonePendingDetails(deviceId, others) };
+
+  const approve = await run(['devices', 'approve', own]);
+  if (approve.exitCode === 0) return { outcome: 'approved', requestId: own, output: describe(approve) };
+  return { outcome: 'approve-failed', requestId: own, message: failure(approve, timeoutMs) };
 }

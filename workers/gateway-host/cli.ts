@@ -59,7 +59,7 @@ export function createCliDetector(opts: { cliOverride: string | null; stateDir: 
   const resolve = () => (opts.cliOverride ? (existsSync(opts.cliOverride) ? opts.cliOverride : null) : whichOnPath(CLI_NAME));
 
   const probeVersion = async (path: string): Promise<string | null> => {
-    const r = await runBounded(path, ['--version'], { timeoutMs: DETECTION_TIMEOUT_MS });
+    const r = await runBounded(path, ['--version'], { timeoutMs: DETECTION_TIMEOUT_MS, kind: 'gateway-cli' });
     if (r.exitCode !== 0) return null;
     return VERSION_RE.exec(r.stdout)?.[0] ?? null;
   };
@@ -94,7 +94,7 @@ export function createCliDetector(opts: { cliOverride: string | null; stateDir: 
         let version = process.version;
         let path = process.execPath;
         if (onPath) {
-          const r = await runBounded(onPath, ['--version'], { timeoutMs: DETECTION_TIMEOUT_MS });
+          const r = await runBounded(onPath, ['--version'], { timeoutMs: DETECTION_TIMEOUT_MS, kind: 'system' });
           const v = VERSION_RE.exec(r.stdout)?.[0];
           if (v) {
             version = `v${v}`;

@@ -3,10 +3,13 @@
 // exit code; a permission-denied line on stderr is reported once as an
 // informational EACCES frame while the stream goes on. The child is killed
 // when the route's client goes away (the abort signal) or after the bound.
+// npm sees the system essentials and its own npm_config_* settings, never
+// svc's secrets (its install scripts are other people's code).
 import { execa } from 'execa';
 import { childEnv } from '../../shared/config.ts';
+import { killTree } from '../../shared/process-tree.ts';
 import type { OpEmitter } from './lifecycle.ts';
-import { cleanLines, IS_WINDOWS, platformSpawnOptions } from './proc.ts';
+import { cleanLines, IS_WINDOWS, platformSpawnOptions, trackChild } from './proc.ts';
 
 /** First install of openclaw takes about a minute; a stuck registry must not hold a stream forever. */
 export const INSTALL_TIMEOUT_MS = 15 * 60_000;
@@ -20,23 +23,6 @@ export interface InstallOptions {
   /** Called after exit 0; its answer is the complete frame's version. */
   versionAfter: () => Promise<string>;
   timeoutMs?: number;
-}
-
-const KILL_GRACE_MS = 2000;
-
-/** SIGTERM to the install's process group, SIGKILL to what is left after the grace. */
-function killTree(pid: number): void {
-  const send = (sig: NodeJS.Signals) => {
-    try {
-      process.kill(IS_WINDOWS ? pid : -pid, sig);
-    } catch (err) {
-      // ESRCH: already gone, which is the goal. This also runs from a timer,
-      // where a throw would take the worker down; anything else is reported.
-      if ((err as NodeJS.ErrnoException).code !== 'ESRCH') console.error(`svc install: could not send ${sig}: ${(err as Error).message}`);
-    }
-  };
-  send('SIGTERM');
-  setTimeout(() => send('SIGKILL'), KILL_GRACE_MS).unref();
 }
 
 function lineSplitter(onLine: (line: string) => void) {
@@ -63,7 +49,7 @@ export async function runGlobalInstall(opts: InstallOptions): Promise<'complete'
   try {
     child = execa('npm', ['install', '-g', opts.spec], {
       ...platformSpawnOptions,
-      env: childEnv(),
+      env: childEnv({}, 'npm'),
       extendEnv: false,
       stdin: 'ignore',
       buffer: false,
@@ -97,7 +83,7 @@ export async function runGlobalInstall(opts: InstallOptions): Promise<'complete'
   });
   child.stdout?.on('data', (d: Buffer) => out.push(d));
   child.stderr?.on('data', (d: Buffer) => err.push(d));
-  const r = await child;
+  const r = await trackChild(pid, child);
   opts.signal.removeEventListener('abort', onAbort);
   // The bound killed npm itself; its script children go with the group.
   if (r.timedOut && pid !== undefined) killTree(pid);

@@ -3,6 +3,14 @@
 // group) and writes straight into gateway.log, so it outlives the route's
 // client and svc itself; its PID file says which process svc manages. A
 // launch already in flight (alive, not yet bound) is joined, never doubled.
+// The PID file is trusted only while its process still has the start time
+// and command line svc recorded (issue 15 #16): a pid the OS gave to another
+// process is never signalled. The gateway renames itself while it starts
+// (process.title `openclaw-gateway`), which changes its command line as the
+// OS reports it, so the record is written at spawn and rewritten once the
+// launch has settled; until then this worker trusts the child it holds.
+// The gateway's environment is the allowlist of shared/config.ts childEnv
+// (kind 'gateway'): never svc's own secrets, which an agent's exec could read.
 import { mkdirSync, openSync, closeSync, writeSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { execa, type Options } from 'execa';
@@ -11,7 +19,8 @@ import { isAlive } from '../../shared/launcher/stop.ts';
 import { pidFromPort } from '../../shared/launcher/pid-from-port.ts';
 import type { LifecycleStatus, StopResult } from '../../shared/channels/gateway-host.ts';
 import { fileSize, tailLog } from './log-tail.ts';
-import { liveRecord, removePidFile, writePidFile } from './pid-file.ts';
+import { matchesProcess, trustedRecord, removePidFile, writePidFile, type PidRecord } from './pid-file.ts';
+import { processIdentity } from './proc-identity.ts';
 import { IS_WINDOWS, platformSpawnOptions } from './proc.ts';
 
 export const DEFAULT_GATEWAY_PORT = 18789;
@@ -47,13 +56,26 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 export function createLifecycle(deps: LifecycleDeps) {
   /** Exit of children spawned by this worker (isAlive cannot tell an unreaped child from a live one). */
   const exits = new Map<number, { code: number | null }>();
+  /** Gateways this worker spawned and has not seen exit: its own children, so their pid cannot belong to anyone else. */
+  const launched = new Set<number>();
   let spawnLock: Promise<unknown> = Promise.resolve();
 
   const gone = (pid: number) => exits.has(pid) || !isAlive(pid);
-  const portNow = () => liveRecord(deps.pidFile, (p) => !gone(p))?.port ?? deps.configuredPort() ?? DEFAULT_GATEWAY_PORT;
+  const trusted = (rec: PidRecord) => (launched.has(rec.pid) && !exits.has(rec.pid)) || matchesProcess(rec);
+  /** The managed gateway's record, or null (a stale or untrusted file is dropped). */
+  const record = () => trustedRecord(deps.pidFile, trusted);
+  const portNow = () => record()?.port ?? deps.configuredPort() ?? DEFAULT_GATEWAY_PORT;
+
+  /** Records the process as the OS reports it now; false when it cannot say (the gateway is then not managed through the file). */
+  function recordIdentity(pid: number, port: number, startedAt: number): boolean {
+    const id = processIdentity(pid);
+    if (!id) return false;
+    writePidFile(deps.pidFile, { pid, port, startedAt, procStart: id.start, cmdline: id.cmdline });
+    return true;
+  }
 
   async function status(): Promise<LifecycleStatus> {
-    const rec = liveRecord(deps.pidFile, (p) => !gone(p));
+    const rec = record();
     const port = rec?.port ?? deps.configuredPort() ?? DEFAULT_GATEWAY_PORT;
     const reachable = await deps.reachable(port);
     return {
@@ -65,8 +87,10 @@ export function createLifecycle(deps: LifecycleDeps) {
     };
   }
 
-  function spawnGateway(cli: string, port: number, emit: OpEmitter): number | null {
+  async function spawnGateway(cli: string, port: number, emit: OpEmitter): Promise<number | null> {
     mkdirSync(dirname(deps.logFile), { recursive: true, mode: 0o700 });
+    // Its cwd: a state dir that does not exist yet would fail the spawn itself.
+    mkdirSync(deps.stateDir, { recursive: true, mode: 0o700 });
     const fd = openSync(deps.logFile, 'a', 0o600);
     try {
       writeSync(fd, `--- svc: starting gateway on port ${port} at ${new Date().toISOString()} ---\n`);
@@ -76,8 +100,8 @@ export function createLifecycle(deps: LifecycleDeps) {
       const logFd = fd as 3;
       const options = {
         ...platformSpawnOptions,
-        // svc's own environment plus the state dir, so svc and the gateway agree on files.
-        env: childEnv({ OPENCLAW_STATE_DIR: deps.stateDir }),
+        // The allowlist for the gateway plus the state dir, so svc and the gateway agree on files.
+        env: childEnv({ OPENCLAW_STATE_DIR: deps.stateDir }, 'gateway'),
         extendEnv: false,
         cwd: deps.stateDir,
         detached: true,
@@ -91,18 +115,37 @@ export function createLifecycle(deps: LifecycleDeps) {
       const child = execa(cli, ['gateway', 'run', '--port', String(port), '--bind', 'loopback'], options);
       const pid = child.pid;
       if (pid === undefined) {
-        // No pid: the spawn failed; execa reports why on the promise.
-        void child.then((r) => emit.error('SPAWN_ERROR', `Failed to start gateway: ${r.originalMessage ?? r.shortMessage ?? 'spawn failed'}`));
+        // No pid: the spawn failed; execa reports why on the promise, which
+        // is awaited so the error frame goes out before the operation ends.
+        const r = await child;
+        emit.error('SPAWN_ERROR', `Failed to start gateway: ${r.originalMessage ?? r.shortMessage ?? 'spawn failed'}`);
         return null;
       }
-      void child.then((r) => exits.set(pid, { code: r.exitCode ?? null }));
+      launched.add(pid);
+      void child.then((r) => {
+        exits.set(pid, { code: r.exitCode ?? null });
+        launched.delete(pid);
+      });
       child.unref();
-      writePidFile(deps.pidFile, { pid, port, startedAt: Date.now() });
+      // No identity: the process is already gone (waitReady reports its exit);
+      // no record is written, and this worker still knows it as its child.
+      recordIdentity(pid, port, Date.now());
       return pid;
     } finally {
       // The child holds its own copy of the descriptor.
       closeSync(fd);
     }
+  }
+
+  /**
+   * After a launch this worker holds: the gateway has renamed itself by now
+   * (it does so before it listens), so its record is rewritten with the
+   * command line the OS reports from here on, the one a later svc compares.
+   */
+  function settleRecord(pid: number): void {
+    if (!launched.has(pid) || exits.has(pid)) return;
+    const rec = trustedRecord(deps.pidFile, trusted);
+    if (rec?.pid === pid) recordIdentity(pid, rec.port, rec.startedAt);
   }
 
   type Outcome = { type: 'complete'; pid: number; port: number } | { type: 'error'; code: string; message: string };
@@ -129,7 +172,7 @@ export function createLifecycle(deps: LifecycleDeps) {
     // Only the decision (join, already running, spawn) is serialised: two
     // starts at once must not spawn two gateways.
     const decided = spawnLock.then(async (): Promise<{ pid: number; port: number; offset: number } | null> => {
-      const rec = liveRecord(deps.pidFile, (p) => !gone(p));
+      const rec = record();
       const port = rec?.port ?? deps.configuredPort() ?? DEFAULT_GATEWAY_PORT;
       if (await deps.reachable(port)) {
         emit.complete({ port, message: 'Gateway already running' });
@@ -148,7 +191,7 @@ export function createLifecycle(deps: LifecycleDeps) {
       emit.progress('starting', `Starting gateway on port ${port}`);
       let pid: number | null;
       try {
-        pid = spawnGateway(cli, port, emit);
+        pid = await spawnGateway(cli, port, emit);
       } catch (err) {
         emit.error('SPAWN_THROW', `Failed to start gateway: ${err instanceof Error ? err.message : String(err)}`);
         return null;
@@ -166,6 +209,7 @@ export function createLifecycle(deps: LifecycleDeps) {
       // The last lines go out before the last frame.
       tail.stop();
     }
+    settleRecord(launch.pid);
     if (outcome.type === 'complete') emit.complete({ pid: outcome.pid, port: outcome.port });
     else emit.error(outcome.code, outcome.message);
   }
@@ -206,7 +250,7 @@ export function createLifecycle(deps: LifecycleDeps) {
   }
 
   async function stop(): Promise<StopResult> {
-    const rec = liveRecord(deps.pidFile, (p) => !gone(p));
+    const rec = record();
     if (rec) {
       await terminate([rec.pid], true);
       removePidFile(deps.pidFile);
@@ -231,6 +275,9 @@ export function createLifecycle(deps: LifecycleDeps) {
     await start(emit);
   }
 
-  return { status, start, stop, restart, port: portNow };
+  /** The port of the gateway svc manages (trusted record), or null. */
+  const managedPort = () => record()?.port ?? null;
+
+  return { status, start, stop, restart, port: portNow, managedPort };
 }
 export type Lifecycle = ReturnType<typeof createLifecycle>;

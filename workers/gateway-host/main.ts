@@ -1,10 +1,13 @@
 // The gateway-host worker: the gateway process, the gateway CLI and global
 // installs, behind the gateway-host channel. Operations that stream (start,
 // restart, install, self-update) emit frames tagged with the caller's
-// operation id and answer their request when they end.
+// operation id and answer their request when they end. Every child process
+// started here (CLI runs, installs; not the gateway, which outlives svc by
+// design) is reported to the supervisor while it runs, so a crash of this
+// worker never leaves one behind (issue 15 #17).
 import { parentPort, workerData } from 'node:worker_threads';
 import {
-  GatewayHostWorkerData, gatewayHostContract, type OpDone, type OpKind,
+  GatewayHostWorkerData, gatewayHostContract, UPDATE_PACKAGE_UNSET, type OpDone, type OpKind,
 } from '../../shared/channels/gateway-host.ts';
 import { serveChannel } from '../../shared/channels/server.ts';
 import { loadOrCreateDeviceIdentity, type DeviceIdentity } from '../../shared/gateway/device-identity.ts';
@@ -13,7 +16,7 @@ import { approveDevice } from './approve-device.ts';
 import { createCliDetector } from './cli.ts';
 import { runGlobalInstall } from './install.ts';
 import { createLifecycle, type OpEmitter } from './lifecycle.ts';
-import { liveRecord } from './pid-file.ts';
+import { watchChildren } from './proc.ts';
 import { createReadiness, reachable } from './readiness.ts';
 import { latestVersion, restartSvc, updateSpec } from './self-update.ts';
 
@@ -22,6 +25,7 @@ const port = parentPort;
 const data = GatewayHostWorkerData.parse(workerData);
 
 let identity: DeviceIdentity | null = null;
+const deviceIdentity = () => (identity ??= loadOrCreateDeviceIdentity(data.deviceIdentityFile));
 const cli = createCliDetector({ cliOverride: data.gatewayCli, stateDir: data.gatewayStateDir });
 const lifecycle = createLifecycle({
   pidFile: data.gatewayPidFile,
@@ -33,7 +37,7 @@ const lifecycle = createLifecycle({
   ready: createReadiness({
     stateDir: data.gatewayStateDir,
     settingsFile: data.settingsFile,
-    identity: () => (identity ??= loadOrCreateDeviceIdentity(data.deviceIdentityFile)),
+    identity: deviceIdentity,
     version: data.version,
   }),
   pollCount: data.pollCount,
@@ -79,10 +83,10 @@ async function runOp(opId: string, kind: OpKind, body: (emit: OpEmitter, signal:
   return { outcome: emit.outcome() };
 }
 
-/** The CLI's environment: svc's plus the state dir, and the port of a gateway svc manages. */
+/** Added to the CLI's allowlisted environment (childEnv kind 'gateway-cli'): the state dir, and the port of a gateway svc manages. */
 function cliEnv(): Record<string, string | undefined> {
-  const rec = liveRecord(data.gatewayPidFile);
-  return { OPENCLAW_STATE_DIR: data.gatewayStateDir, ...(rec ? { OPENCLAW_GATEWAY_PORT: String(rec.port) } : {}) };
+  const port = lifecycle.managedPort();
+  return { OPENCLAW_STATE_DIR: data.gatewayStateDir, ...(port !== null ? { OPENCLAW_GATEWAY_PORT: String(port) } : {}) };
 }
 
 async function installedVersion(): Promise<string> {
@@ -106,11 +110,14 @@ const server = serveChannel(gatewayHostContract, port, {
     ),
   selfUpdate: ({ opId, restart }) =>
     runOp(opId, 'self-update', async (emit, signal) => {
+      const pkg = data.updatePackage;
+      // No default package (issue 15 #19): nothing is installed until the user names one.
+      if (pkg === null) return emit.error('NOT_CONFIGURED', UPDATE_PACKAGE_UNSET);
       const outcome = await runGlobalInstall({
-        spec: updateSpec(data.updatePackage),
+        spec: updateSpec(pkg),
         emit,
         signal,
-        versionAfter: async () => (await latestVersion(data.updateRegistry, data.updatePackage)) ?? 'unknown',
+        versionAfter: async () => (await latestVersion(data.updateRegistry, pkg)) ?? 'unknown',
       });
       // After the complete frame: the launcher stops this server, so nothing may follow it.
       if (outcome === 'complete' && restart) {
@@ -119,8 +126,8 @@ const server = serveChannel(gatewayHostContract, port, {
         });
       }
     }),
-  latestVersion: async () => ({ latest: await latestVersion(data.updateRegistry, data.updatePackage) }),
-  approveDevice: () => approveDevice({ cli: cli.resolve(), env: cliEnv(), cwd: undefined }),
+  latestVersion: async () => ({ latest: data.updatePackage === null ? null : await latestVersion(data.updateRegistry, data.updatePackage) }),
+  approveDevice: () => approveDevice({ cli: cli.resolve(), deviceId: () => deviceIdentity().deviceId, env: cliEnv() }),
   cancel: ({ opId }) => {
     const op = ops.get(opId);
     if (!op) return { cancelled: false };
@@ -134,4 +141,9 @@ const server = serveChannel(gatewayHostContract, port, {
     setImmediate(() => process.exit(0));
     return {};
   },
+});
+
+watchChildren({
+  started: (pid) => server.emit('childStarted', { pid }),
+  ended: (pid) => server.emit('childEnded', { pid }),
 });

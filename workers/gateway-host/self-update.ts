@@ -3,12 +3,16 @@
 // the launcher (self-update). The restart is a detached `svc restart
 // --no-open` of the launcher that was just installed: it stops this server
 // (by its port, gracefully), then starts the new build on the same port, so
-// it must not be a child that dies with us.
+// it must not be a child that dies with us. That restart is svc starting
+// svc, the one child that gets svc's whole environment (config.ts
+// svcSelfEnv): the new server needs the access token, vault key and every
+// other setting the old one had. With SVC_UPDATE_PACKAGE unset (it has no
+// default) neither self-version nor self-update looks anything up.
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { execa } from 'execa';
 import { z } from 'zod';
-import { childEnv } from '../../shared/config.ts';
+import { svcSelfEnv } from '../../shared/config.ts';
 import { IS_WINDOWS, platformSpawnOptions, runBounded } from './proc.ts';
 
 export const REGISTRY_TIMEOUT_MS = 3000;
@@ -50,7 +54,7 @@ export async function latestVersion(registry: string | null, pkg: string, timeou
 
 /** The launcher to restart with: the global one npm just wrote, else this package's build. */
 async function launcherCommand(packageRoot: string): Promise<{ file: string; args: string[] } | null> {
-  const prefix = await runBounded('npm', ['prefix', '-g'], { timeoutMs: 10_000 });
+  const prefix = await runBounded('npm', ['prefix', '-g'], { timeoutMs: 10_000, kind: 'npm' });
   const dir = prefix.exitCode === 0 ? prefix.stdout.trim() : '';
   if (dir) {
     const bin = IS_WINDOWS ? join(dir, 'svc.cmd') : join(dir, 'bin', 'svc');
@@ -69,7 +73,7 @@ export async function restartSvc(packageRoot: string, delayMs = RESTART_DELAY_MS
   try {
     const child = execa(cmd.file, cmd.args, {
       ...platformSpawnOptions,
-      env: childEnv(),
+      env: svcSelfEnv(),
       extendEnv: false,
       detached: true,
       cleanup: false,

@@ -2,8 +2,8 @@
 // (spec "System (host and gateway)", "Gateway process"). Not a test file:
 // an end-to-end test that has started svc against a prepared gateway state
 // directory (OPENCLAW_STATE_DIR with openclaw.json and .env, Node 24 and the
-// CLI first on svc's PATH) calls these in order: start, restart,
-// approve-device, stop.
+// CLI first on svc's PATH) calls these in order: start, approve-device,
+// restart, stop.
 import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
 
@@ -108,26 +108,52 @@ export async function stopThroughSvc(svcBase: string, opts: { pidFile?: string }
   assert.deepEqual(again.body, { ok: false, message: 'No gateway process found' });
 }
 
+/** A pending pairing request as `openclaw devices list --json` shows it. */
+export interface PendingRequest { requestId: string; deviceId: string }
+
+export interface ApproveDeviceContext {
+  svcBase: string;
+  /** svc's own device id (its proxy-device-identity.json). */
+  svcDeviceId: string;
+  /** A connect through svc's proxy that carries an Origin: svc's device asks to be paired. */
+  connectWithOrigin: ConnectAttempt;
+  /** A connect of another device (its own key) that carries an Origin: it asks to be paired too. */
+  connectOtherDevice: ConnectAttempt;
+  /** The gateway's pending pairing requests (the real CLI's `devices list --json`). */
+  pending: () => Promise<PendingRequest[]>;
+}
+
 /**
- * A connect that carries an Origin header is NOT_PAIRED until approved;
- * approve-device approves the newest pending request, after which the same
- * device connects; with nothing pending approve-device is a 404.
+ * Spec "approve-device", issue 15 #8: svc's proxied connect with an Origin
+ * is NOT_PAIRED, and so is another device's, whose request is the newer one
+ * (what `--latest` would pick). approve-device approves svc's request by its
+ * id, leaves the other pending, and svc's device then connects; with only
+ * the other device's request left it is the 404, saying it left that alone.
  */
-export async function approveDeviceScenario(svcBase: string, connectWithOrigin: ConnectAttempt): Promise<void> {
-  const first = await connectWithOrigin();
-  assert.deepEqual(first, { ok: false, code: 'NOT_PAIRED' });
+export async function approveDeviceScenario(ctx: ApproveDeviceContext): Promise<void> {
+  assert.deepEqual(await ctx.connectWithOrigin(), { ok: false, code: 'NOT_PAIRED' });
+  assert.deepEqual(await ctx.connectOtherDevice(), { ok: false, code: 'NOT_PAIRED' });
+  const before = await ctx.pending();
+  const own = before.find((p) => p.deviceId === ctx.svcDeviceId);
+  const other = before.find((p) => p.deviceId !== ctx.svcDeviceId);
+  assert.ok(own && other, `both requests are pending: ${JSON.stringify(before)}`);
 
-  const approved = await json(`${svcBase}/api/system/approve-device`, { method: 'POST' });
+  const approved = await json(`${ctx.svcBase}/api/system/approve-device`, { method: 'POST' });
   assert.equal(approved.status, 200, JSON.stringify(approved.body));
-  assert.equal(approved.body.ok, true);
-  assert.match(String(approved.body.requestId), /^[0-9a-f-]{36}$/);
-  assert.equal(typeof approved.body.output, 'string');
   assert.deepEqual(Object.keys(approved.body).sort(), ['ok', 'output', 'requestId']);
+  assert.equal(approved.body.ok, true);
+  assert.equal(approved.body.requestId, own.requestId, "svc's own request, not the newest");
+  assert.equal(typeof approved.body.output, 'string');
+  const after = await ctx.pending();
+  assert.ok(!after.some((p) => p.deviceId === ctx.svcDeviceId), JSON.stringify(after));
+  assert.ok(after.some((p) => p.deviceId === other.deviceId), "the other device's request is still pending");
 
-  assert.deepEqual(await connectWithOrigin(), { ok: true });
+  assert.deepEqual(await ctx.connectWithOrigin(), { ok: true });
+  assert.deepEqual(await ctx.connectOtherDevice(), { ok: false, code: 'NOT_PAIRED' }, 'the other device was not let in');
 
-  const none = await json(`${svcBase}/api/system/approve-device`, { method: 'POST' });
+  const none = await json(`${ctx.svcBase}/api/system/approve-device`, { method: 'POST' });
   assert.equal(none.status, 404);
   assert.equal(none.body.error, 'No pending device pairing requests found');
-  assert.equal(typeof none.body.details, 'string');
+  assert.match(String(none.body.details), /another device's request was left alone/);
+  assert.ok((await ctx.pending()).some((p) => p.deviceId === other.deviceId), 'still pending after the 404');
 }
