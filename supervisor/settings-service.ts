@@ -2,12 +2,14 @@
 // touches up to three files (settings.json, the gateway's .env and
 // openclaw.json), so the result is cached briefly and dropped on every save:
 // GET /api/settings is on the dashboard's hot path. Edits made by hand or by
-// the gateway CLI show within CACHE_MS.
+// the gateway CLI show within CACHE_MS. A `${NAME}` token template that
+// names one of svc's own secrets does not resolve; that is logged once per
+// name (shared/settings/template-policy.ts).
 import { lookupEnv } from '../shared/config.ts';
 import type { Logger } from '../shared/log.ts';
 import {
   DEFAULT_GATEWAY_URL, readSettings, resolveFromStored, saveSettings, validateSettingsPatch, viewOf,
-  type ResolvedGateway, type StoredSettings, type SettingsPatch, type SettingsPatchResult, type SettingsView,
+  type ResolvedGateway, type StoredSettings, type SettingsPatch, type SettingsPatchResult, type SettingsView, type TemplatePolicy,
 } from '../shared/settings/index.ts';
 import type { SettingsService } from './deps.ts';
 
@@ -27,9 +29,23 @@ export function createSettingsService(opts: {
   settingsFile: string;
   gatewayStateDir: string;
   logger: Logger;
+  /** The names svc keeps in its vault: a token template may not name them either. */
+  heldSecretNames?: () => readonly string[];
   now?: () => number;
 }): CachedSettingsService {
   const now = opts.now ?? Date.now;
+  const refusedLogged = new Set<string>();
+  const policy: TemplatePolicy = {
+    heldSecretNames: opts.heldSecretNames,
+    onRefused: (name) => {
+      if (refusedLogged.has(name)) return;
+      refusedLogged.add(name);
+      opts.logger.warn(
+        { variable: name },
+        'the gateway token template names a secret svc holds (its own secrets, provider keys and vault names are never sent as the gateway token); it is left unresolved',
+      );
+    },
+  };
   const resolveOpts = {
     settingsFile: opts.settingsFile,
     gatewayStateDir: opts.gatewayStateDir,
@@ -48,7 +64,7 @@ export function createSettingsService(opts: {
     try {
       // One read of each file serves both the view and the resolved token.
       const { settings: stored } = readSettings(resolveOpts.settingsFile, resolveOpts.onCorrupt);
-      const resolved = resolveFromStored(stored, resolveOpts.gatewayStateDir, lookupEnv, resolveOpts.onCorrupt);
+      const resolved = resolveFromStored(stored, resolveOpts.gatewayStateDir, lookupEnv, resolveOpts.onCorrupt, policy);
       cache = { at: now(), view: viewOf(stored, resolved), resolved };
       return cache;
     } finally {

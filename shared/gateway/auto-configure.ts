@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { z } from 'zod';
 import type { Vault } from '../vault/index.ts';
+import { emptyRecord, ownValue, setOwn } from '../object-keys.ts';
 import { gatewayPaths } from '../paths.ts';
 import { readGatewayConfig, readGatewayEnv } from '../settings/gateway-files.ts';
 import {
@@ -116,7 +117,7 @@ export function presenceFlags(stateDir: string, config: unknown, log: ConfigLog)
   const env = readGatewayEnv(stateDir);
   const has = (name: string) => Object.hasOwn(env, name) && env[name] !== '';
   const profileProviders = new Set(readAuthProfiles(stateDir, log).map((p) => p.provider));
-  const flags: Record<string, boolean> = {};
+  const flags = emptyRecord<boolean>();
   for (const info of PROVIDERS) {
     flags[info.flag] = [info.envVar, ...info.altEnvVars].some(has) || profileProviders.has(info.id);
   }
@@ -139,7 +140,8 @@ export interface ConfigureInput { provider: string; apiKey: string | null; model
 /** configure-gateway: the explicit setup. Sets its fields, keeps every other key, mints a fresh token. */
 export function configureGateway(stateDir: string, input: ConfigureInput, log: ConfigLog): GatewayConnectionSettings {
   const token = mintGatewayToken();
-  const envChanges: Record<string, string> = { [TOKEN_ENV_VAR]: token };
+  const envChanges = emptyRecord<string>();
+  envChanges[TOKEN_ENV_VAR] = token;
   if (input.apiKey !== null) envChanges[configureEnvVar(input.provider)] = input.apiKey;
   // The env file first: a config naming ${OPENCLAW_GATEWAY_TOKEN} with no value would lock svc out.
   updateGatewayEnv(stateDir, envChanges);
@@ -226,7 +228,7 @@ export function autoConfigureGateway(input: AutoConfigureInput): AutoConfigureRe
   const current = readGatewayConfig(stateDir).config;
   const key = findKey(input, getPath(current, ['agents', 'defaults', 'model', 'primary']) ?? getPath(current, ['agents', 'defaults', 'model']));
   let provider: string;
-  const keyEnv: Record<string, string> = {};
+  const keyEnv = emptyRecord<string>();
   if (key) {
     provider = key.provider;
     if (key.vaultValue !== null) keyEnv[key.envVar] = key.vaultValue;
@@ -244,11 +246,12 @@ export function autoConfigureGateway(input: AutoConfigureInput): AutoConfigureRe
   const settings = editGatewayConfig(stateDir, log, (config) => {
     const { token, envChanges } = reuseOrMintToken(config, env);
     fillMissing(config, defaultModel);
-    // Whatever ${NAME} the config now points at must resolve to the token.
+    // Whatever ${NAME} the config now points at must resolve to the token
+    // (NAME comes from the file, so it is set as an own key whatever it is).
     const ref = TOKEN_REF_PATTERN.exec(String(getPath(config, ['gateway', 'auth', 'token']) ?? ''))?.[1];
-    if (ref !== undefined && env[ref] !== token) envChanges[ref] = token;
+    if (ref !== undefined && ownValue(env, ref) !== token) setOwn(envChanges, ref, token);
     // The env file before the config: a config naming a variable with no value would lock svc out.
-    updateGatewayEnv(stateDir, { ...keyEnv, ...envChanges });
+    updateGatewayEnv(stateDir, Object.assign(emptyRecord<string>(), keyEnv, envChanges));
     return { gatewayUrl: gatewayUrlFor(configuredPort(config)), gatewayToken: token };
   });
   return { ok: true, provider, settings };

@@ -1,14 +1,19 @@
 // Read-modify-write of the gateway's `openclaw.json`. The file is the user's
 // as much as svc's: unknown keys survive every edit, a corrupt file is copied
 // aside before it is replaced (never overwritten with less than it held), the
+// edit holds `openclaw.json.lock` (another writer's change is never lost), the
 // write is atomic (0600: it may hold a literal token), and every config svc
-// writes keeps the gateway on loopback.
+// writes keeps the gateway on loopback. Keys taken from input (an agent id)
+// are read and set as own properties only: `__proto__` is an ordinary key here.
 //
 // Bind policy: `gateway.bind` missing is set to "loopback" (OpenClaw's default
 // "auto" listens on 0.0.0.0 in a container). Any other value a user wrote is
 // taken as deliberate and left alone, with a warning in the log on each write.
-import { copyFileSync, chmodSync } from 'node:fs';
-import { writeFileAtomic } from '../fs-safe.ts';
+import { readFileSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { withFileLock } from '../file-lock.ts';
+import { isAlreadyThere, writeFileAtomic, writeNewFile } from '../fs-safe.ts';
+import { ownValue, setOwn } from '../object-keys.ts';
 import { gatewayPaths } from '../paths.ts';
 import { readGatewayConfig } from '../settings/gateway-files.ts';
 
@@ -45,10 +50,11 @@ export const isJsonObject = (v: unknown): v is JsonObject => typeof v === 'objec
 
 /** `parent[key]` as an object, created (or replacing a non-object, which the gateway could not use) when needed. */
 export function child(parent: JsonObject, key: string): JsonObject {
-  const existing = parent[key];
+  // Own properties only: an inherited `parent.__proto__` is Object.prototype itself.
+  const existing = ownValue(parent, key);
   if (isJsonObject(existing)) return existing;
   const created: JsonObject = {};
-  parent[key] = created;
+  setOwn(parent, key, created);
   return created;
 }
 
@@ -62,16 +68,33 @@ export function getPath(root: unknown, path: readonly string[]): unknown {
   return cur;
 }
 
+/**
+ * Copies `file` to a new 0600 file `<file>.corrupt-<ms>`, created with
+ * O_EXCL: a file or symlink already at that (predictable) name is never
+ * written through; a random suffix is added instead. Returns the copy's path.
+ */
+function keepAside(file: string, now: number): string {
+  const bytes = readFileSync(file);
+  const aside = `${file}.corrupt-${now}`;
+  try {
+    writeNewFile(aside, bytes);
+    return aside;
+  } catch (err) {
+    if (!isAlreadyThere(err)) throw err;
+  }
+  const other = `${aside}-${randomBytes(4).toString('hex')}`;
+  writeNewFile(other, bytes);
+  return other;
+}
+
 /** The current config for an edit: `{}` when missing; when corrupt, `{}` after a 0600 copy of the file is kept aside. */
 export function loadConfigForEdit(stateDir: string, log: ConfigLog, now: () => number = Date.now): JsonObject {
   const read = readGatewayConfig(stateDir);
   if (read.config) return read.config;
   if (read.corrupt) {
     const file = gatewayPaths(stateDir).configFile;
-    const aside = `${file}.corrupt-${now()}`;
     // If the copy fails the edit fails: replacing the only copy is the one thing not allowed.
-    copyFileSync(file, aside);
-    chmodSync(aside, 0o600);
+    const aside = keepAside(file, now());
     log.warn({ file, keptAs: aside }, 'gateway config is not valid JSON; a copy was kept aside and svc starts from an empty config');
   }
   return {};
@@ -91,17 +114,21 @@ export function ensureLoopbackBind(config: JsonObject, log: ConfigLog): void {
 
 /**
  * Reads the config, lets `edit` change it, makes sure of the loopback bind,
- * and writes it back atomically. Returns what `edit` returned. Comments in
- * a JSON5 file do not survive (the file is written as plain JSON).
+ * and writes it back atomically, all under `openclaw.json.lock`. Returns what
+ * `edit` returned. Comments in a JSON5 file do not survive (the file is
+ * written as plain JSON).
  */
 export function editGatewayConfig<T>(stateDir: string, log: ConfigLog, edit: (config: JsonObject, log: ConfigLog) => T): T {
   const held = deferredLog(log);
+  const file = gatewayPaths(stateDir).configFile;
   try {
-    const config = loadConfigForEdit(stateDir, held);
-    const result = edit(config, held);
-    ensureLoopbackBind(config, held);
-    writeFileAtomic(gatewayPaths(stateDir).configFile, `${JSON.stringify(config, null, 2)}\n`);
-    return result;
+    return withFileLock(file, () => {
+      const config = loadConfigForEdit(stateDir, held);
+      const result = edit(config, held);
+      ensureLoopbackBind(config, held);
+      writeFileAtomic(file, `${JSON.stringify(config, null, 2)}\n`);
+      return result;
+    });
   } finally {
     held.flush();
   }
@@ -148,9 +175,9 @@ function setAgentModel(config: JsonObject, agentId: string, model: string | null
     child(child(agents, 'entries'), agentId).model = model;
     return;
   }
-  const entries = agents.entries;
-  if (!isJsonObject(entries) || !isJsonObject(entries[agentId])) return;
-  const entry = entries[agentId];
+  const entries = ownValue(agents, 'entries');
+  const entry = isJsonObject(entries) ? ownValue(entries, agentId) : undefined;
+  if (!isJsonObject(entries) || !isJsonObject(entry)) return;
   delete entry.model;
   if (Object.keys(entry).every((k) => k === 'id')) delete entries[agentId];
   if (Object.keys(entries).length === 0) delete agents.entries;

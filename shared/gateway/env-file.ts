@@ -1,8 +1,11 @@
 // Edits the gateway's `.env` (provider keys, OPENCLAW_GATEWAY_TOKEN). Users
 // keep comments and their own variables there, so an edit touches only the
 // lines of the names it sets: every other line comes back byte for byte.
-// The file holds secrets: written atomically, mode 0600.
+// The file holds secrets: written atomically, mode 0600, under `.env.lock`
+// so that two writers never lose each other's change. Names are looked up
+// as own keys only (`changes` may be any record, a null-prototype one too).
 import { readFileSync } from 'node:fs';
+import { withFileLock } from '../file-lock.ts';
 import { isMissingFile, writeFileAtomic } from '../fs-safe.ts';
 import { gatewayPaths } from '../paths.ts';
 
@@ -69,10 +72,12 @@ function readEnvText(file: string): string {
   }
 }
 
-/** Sets (string) or removes (null) variables in `<stateDir>/.env`. Writes only when something changes. */
+/** Sets (string) or removes (null) variables in `<stateDir>/.env`, under its lock. Writes only when something changes. */
 export function updateGatewayEnv(stateDir: string, changes: Readonly<Record<string, string | null>>): void {
   const file = gatewayPaths(stateDir).envFile;
-  const before = readEnvText(file);
-  const after = applyEnvChanges(before, changes);
-  if (after !== before) writeFileAtomic(file, after);
+  withFileLock(file, () => {
+    const before = readEnvText(file);
+    const after = applyEnvChanges(before, changes);
+    if (after !== before) writeFileAtomic(file, after);
+  });
 }

@@ -81,3 +81,17 @@ export function providerOfModel(model: unknown): string | null {
   const slash = model.indexOf('/');
   return slash > 0 ? model.slice(0, slash) : null;
 }
+
+/** Every variable a provider key is read from or written to: the table's names and CUSTOM_API_KEY. */
+const PROVIDER_KEY_VARS: ReadonlySet<string> = new Set([...PROVIDERS.flatMap((info) => [info.envVar, ...info.altEnvVars]), 'CUSTOM_API_KEY']);
+
+/**
+ * Whether `name` (case-insensitive, as Windows reads variables) holds a
+ * provider key: a known provider's variable, CUSTOM_API_KEY, or any
+ * `<PROVIDER>_API_KEY` (the name PATCH gateway-config gives an unmapped
+ * provider's key). A gateway token is never one of these.
+ */
+export function isProviderKeyEnvName(name: string): boolean {
+  const upper = name.toUpperCase();
+  return PROVIDER_KEY_VARS.has(upper) || upper.endsWith('_API_KEY');
+}

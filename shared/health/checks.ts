@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import type { Db } from '../db/open.ts';
 import { declaredSchema, listTables } from '../db/migrations.ts';
 import type { SvcPaths } from '../paths.ts';
-import { httpReachable, tcpReachable, wsHostPort } from './probes.ts';
+import { cleartextRemoteWs, httpReachable, tcpReachable, wsHostPort } from './probes.ts';
 import type { McpProbe, VaultHealth } from './types.ts';
 import type { ConnectionStatus } from '../gateway/connection.ts';
 
@@ -168,6 +168,23 @@ export const CHECKS: readonly CheckDef[] = [
       if (!r.ok) return { ok: false, message: `gateway not reachable at ${hp.host}:${hp.port} (${r.error})`, detail };
       const why = conn?.lastError ? `${conn.lastError.code}: ${conn.lastError.message}` : `svc's gateway connection is ${conn?.state ?? 'not running'}`;
       return { ok: false, message: `gateway port ${hp.port} answers but the handshake did not complete (${why})`, detail };
+    },
+  },
+  {
+    // Beyond the spec's list (issue 15 #4): present only when the gateway URL
+    // is ws:// to a host that is not loopback, where the gateway token would
+    // cross the network in clear in every connect frame.
+    id: 'gatewayTransport',
+    fatal: false,
+    applies: ({ gatewayUrl }) => cleartextRemoteWs(gatewayUrl() ?? '') !== null,
+    run: ({ gatewayUrl }) => {
+      const hp = cleartextRemoteWs(gatewayUrl() ?? '');
+      if (!hp) return { ok: true, message: 'the gateway connection is wss:// or stays on this machine' };
+      return {
+        ok: false,
+        message: `the gateway URL is ws:// to ${hp.host}:${hp.port}, which is not loopback: the gateway token crosses the network unencrypted. Use wss:// or a loopback address`,
+        detail: { scheme: 'ws', host: hp.host, port: hp.port },
+      };
     },
   },
   {

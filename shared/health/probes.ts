@@ -39,3 +39,22 @@ export function wsHostPort(url: string): { host: string; port: number } | null {
     return null;
   }
 }
+
+/** 127.0.0.0/8, ::1 (also IPv4-mapped) and `localhost`: hosts whose traffic never leaves this machine. */
+export function isLoopbackHost(host: string): boolean {
+  const h = host.toLowerCase().replace(/^\[(.*)\]$/, '$1').replace(/\.$/, '');
+  if (h === 'localhost' || h === '::1' || h === '0:0:0:0:0:0:0:1') return true;
+  const v4 = h.startsWith('::ffff:') ? h.slice('::ffff:'.length) : h;
+  return /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(v4) || /^::ffff:7f[0-9a-f]{2}:[0-9a-f]{1,4}$/.test(h);
+}
+
+/**
+ * The host and port of a `ws://` URL whose host is not loopback (cleartext
+ * over a network: the gateway token travels in the connect frame); null for
+ * wss://, a loopback ws:// URL, or anything that is not a ws URL.
+ */
+export function cleartextRemoteWs(url: string): { host: string; port: number } | null {
+  if (!/^ws:/i.test(url.trim())) return null;
+  const hp = wsHostPort(url.trim());
+  return hp && !isLoopbackHost(hp.host) ? hp : null;
+}

@@ -116,8 +116,6 @@ export interface GatewayConfigRead {
   corrupt: boolean;
 }
 
-const PlainObject = z.record(z.string(), z.unknown());
-
 /** Reads `<stateDir>/openclaw.json`. Never throws. */
 export function readGatewayConfig(stateDir: string): GatewayConfigRead {
   let text: string;
@@ -137,10 +135,13 @@ export function readGatewayConfig(stateDir: string): GatewayConfigRead {
     // so the error itself is dropped; the flag is the report.
     return { config: null, corrupt: true };
   }
-  const obj = PlainObject.safeParse(parsed);
-  if (!obj.success || Array.isArray(parsed)) return { config: null, corrupt: true };
-  return { config: obj.data, corrupt: false };
+  // JSON.parse's own object as it is (not a copy): a key such as `__proto__`
+  // stays an own key, so an edit writes back every key the user had.
+  if (!isPlainJsonObject(parsed)) return { config: null, corrupt: true };
+  return { config: parsed, corrupt: false };
 }
+
+const isPlainJsonObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 // Only the two fields svc needs; a wrong-typed field reads as absent.
 const GatewayAuthSchema = z.object({

@@ -31,4 +31,5 @@ export {
   templateName,
   viewOf,
 } from './resolve.ts';
-export type { LookupEnv, ResolveOptions, ResolvedGateway, SettingsView, TokenSource } from './resolve.ts';
+export type { LookupEnv, ResolveOptions, ResolvedGateway, SettingsView, TemplatePolicy, TokenSource } from './resolve.ts';
+export { isRefusedTemplateName } from './template-policy.ts';

@@ -2,10 +2,14 @@
 // a stored `${NAME}` template from the environment, then from the gateway's
 // .env; failing a usable token, the gateway's own config (token and port);
 // otherwise the literal stored value. The environment is read only through
-// the injected `lookupEnv` (shared/config.ts owns process.env).
+// the injected `lookupEnv` (shared/config.ts owns process.env). A template
+// that names one of svc's own secrets never resolves (template-policy.ts).
 import { gatewayPaths } from '../paths.ts';
 import { gatewayAuthFromConfig, readGatewayConfig, readGatewayEnv } from './gateway-files.ts';
 import { readSettings, type OnCorrupt, type StoredSettings } from './settings-file.ts';
+import { isRefusedTemplateName, type TemplatePolicy } from './template-policy.ts';
+
+export type { TemplatePolicy };
 
 export type LookupEnv = (name: string) => string | undefined;
 
@@ -17,6 +21,8 @@ export interface ResolveOptions {
   lookupEnv: LookupEnv;
   /** Told (with a message free of file contents) when settings.json or openclaw.json is corrupt. */
   onCorrupt?: OnCorrupt;
+  /** Secret names refused beyond svc's own and the provider keys, and who is told of a refusal. */
+  policy?: TemplatePolicy;
 }
 
 export interface ResolvedGateway {
@@ -40,12 +46,21 @@ export function templateName(value: string): string | null {
   return TEMPLATE.exec(value.trim())?.[1] ?? null;
 }
 
-/** Resolves a variable: the process environment first, then the gateway's .env (read only if needed). */
+/**
+ * Resolves a variable: the process environment first, then the gateway's
+ * .env (read only if needed). A name the policy refuses (svc's own secrets,
+ * provider keys, vault names) resolves to nothing, whatever is set.
+ */
 export function resolveTemplateVar(
   name: string,
   lookupEnv: LookupEnv,
   gatewayEnv: () => Record<string, string>,
+  policy: TemplatePolicy = {},
 ): { value: string; source: 'env' | 'gateway-env' } | null {
+  if (isRefusedTemplateName(name, policy.heldSecretNames)) {
+    policy.onRefused?.(name);
+    return null;
+  }
   const fromEnv = lookupEnv(name)?.trim();
   if (fromEnv) return { value: fromEnv, source: 'env' };
   const fileEnv = gatewayEnv();
@@ -59,6 +74,7 @@ export function resolveFromStored(
   gatewayStateDir: string,
   lookupEnv: LookupEnv,
   onCorrupt?: OnCorrupt,
+  policy: TemplatePolicy = {},
 ): ResolvedGateway {
   let envCache: Record<string, string> | undefined;
   const gatewayEnv = () => (envCache ??= readGatewayEnv(gatewayStateDir));
@@ -68,7 +84,7 @@ export function resolveFromStored(
   const name = templateName(literal.token);
   if (literal.token !== '' && name === null) return { ...literal, tokenSource: 'settings' };
   if (name !== null) {
-    const hit = resolveTemplateVar(name, lookupEnv, gatewayEnv);
+    const hit = resolveTemplateVar(name, lookupEnv, gatewayEnv, policy);
     if (hit) return { gatewayUrl: literal.gatewayUrl, token: hit.value, tokenSource: hit.source };
   }
 
@@ -78,7 +94,7 @@ export function resolveFromStored(
   const auth = gatewayAuthFromConfig(config);
   if (auth.token !== null) {
     const configName = templateName(auth.token);
-    const token = configName === null ? auth.token : resolveTemplateVar(configName, lookupEnv, gatewayEnv)?.value;
+    const token = configName === null ? auth.token : resolveTemplateVar(configName, lookupEnv, gatewayEnv, policy)?.value;
     if (token) {
       const gatewayUrl = auth.port !== null ? `ws://localhost:${auth.port}` : literal.gatewayUrl;
       return { gatewayUrl, token, tokenSource: 'gateway-config' };
@@ -90,7 +106,7 @@ export function resolveFromStored(
 /** The gateway URL and token svc should use now. Never throws on bad files. */
 export function resolveGatewaySettings(opts: ResolveOptions): ResolvedGateway {
   const { settings } = readSettings(opts.settingsFile, opts.onCorrupt);
-  return resolveFromStored(settings, opts.gatewayStateDir, opts.lookupEnv, opts.onCorrupt);
+  return resolveFromStored(settings, opts.gatewayStateDir, opts.lookupEnv, opts.onCorrupt, opts.policy);
 }
 
 /** The settings view from already-read settings and their resolution (no I/O). */
@@ -105,5 +121,5 @@ export function viewOf(stored: StoredSettings, resolved: ResolvedGateway): Setti
 /** The settings view: the effective URL, whether a token is in play, the first-run flag. */
 export function settingsView(opts: ResolveOptions): SettingsView {
   const { settings } = readSettings(opts.settingsFile, opts.onCorrupt);
-  return viewOf(settings, resolveFromStored(settings, opts.gatewayStateDir, opts.lookupEnv, opts.onCorrupt));
+  return viewOf(settings, resolveFromStored(settings, opts.gatewayStateDir, opts.lookupEnv, opts.onCorrupt, opts.policy));
 }

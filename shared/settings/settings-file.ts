@@ -1,8 +1,11 @@
 // svc's settings file (`<state_dir>/settings.json`): reading it with defaults,
-// and saving a partial update atomically. The file holds the gateway token, so
-// it is written 0600 and its contents never reach an error message.
+// and saving a partial update atomically, under `settings.json.lock` (the
+// routes, the gateway-host service and another svc process all save here). The
+// file holds the gateway token, so it is written 0600 and its contents never
+// reach an error message.
 import { readFileSync } from 'node:fs';
 import { z } from 'zod';
+import { withFileLock } from '../file-lock.ts';
 import { isMissingFile, writeFileAtomic } from '../fs-safe.ts';
 
 export const DEFAULT_GATEWAY_URL = 'ws://localhost:18789';
@@ -158,11 +161,16 @@ export function validateSettingsPatch(body: unknown): SettingsPatchResult {
 }
 
 /**
- * Applies `patch` to settings.json (read-modify-write) and returns the result.
- * Unknown keys are kept; a corrupt file is replaced starting from `{}`. Throws
- * only on I/O failure (fs messages name paths, never contents).
+ * Applies `patch` to settings.json (read-modify-write, holding its lock) and
+ * returns the result. Unknown keys are kept; a corrupt file is replaced
+ * starting from `{}`. Throws on I/O failure and when another writer holds the
+ * lock past the wait (messages name paths, never contents).
  */
 export function saveSettings(settingsFile: string, patch: SettingsPatch, onCorrupt?: OnCorrupt): StoredSettings {
+  return withFileLock(settingsFile, () => saveLocked(settingsFile, patch, onCorrupt));
+}
+
+function saveLocked(settingsFile: string, patch: SettingsPatch, onCorrupt?: OnCorrupt): StoredSettings {
   const raw = readRaw(settingsFile);
   if (raw.kind === 'corrupt') onCorrupt?.(raw.error);
   const data: Record<string, unknown> = raw.kind === 'ok' ? { ...raw.data } : {};

@@ -2,7 +2,8 @@
 // auto-configure-gateway, GET and PATCH gateway-config. The file logic is in
 // shared/gateway/; here: input checks, the settings save, the reply. The
 // gateway token goes to settings and the gateway's .env, never into a reply
-// or a log line; provider keys only ever show as presence flags.
+// or a log line; provider keys only ever show as presence flags; GET shows an
+// allowlisted projection of openclaw.json (shared/gateway/config-view.ts).
 import { homedir } from 'node:os';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
@@ -10,7 +11,9 @@ import { tcpReachable } from '../../shared/health/probes.ts';
 import { readGatewayConfig } from '../../shared/settings/gateway-files.ts';
 import { autoConfigureGateway, configureGateway, presenceFlags, type GatewayConnectionSettings } from '../../shared/gateway/auto-configure.ts';
 import { applyConfigPatch, configuredPort, editGatewayConfig, gatewayUrlFor, getPath, DEFAULT_GATEWAY_PORT } from '../../shared/gateway/config-file.ts';
+import { gatewayConfigView } from '../../shared/gateway/config-view.ts';
 import { updateGatewayEnv } from '../../shared/gateway/env-file.ts';
+import { isPrototypeKey } from '../../shared/object-keys.ts';
 import { apiKeysEnvVar, findProvider, KEYLESS_PROVIDER } from '../../shared/gateway/providers.ts';
 import type { AppDeps } from '../deps.ts';
 import { badRequest, HttpError } from '../http-error.ts';
@@ -20,6 +23,8 @@ const M = {
   jsonRequired: 'JSON body required',
   providerRequired: 'provider is required',
   apiKeyRequired: `apiKey is required for non-${KEYLESS_PROVIDER} providers`,
+  // Beyond the spec's list (issue 15 #5): these ids would name JavaScript's object machinery.
+  reservedAgentId: "agentModel.agentId must not be '__proto__', 'constructor' or 'prototype'",
 } as const;
 
 /** How long PATCH waits to learn whether the gateway port answers (the hot-reload hint). */
@@ -96,10 +101,14 @@ export function systemConfigRoutes(app: FastifyInstance, deps: AppDeps): void {
   app.get('/api/system/gateway-config', async () => {
     try {
       const read = readGatewayConfig(stateDir);
-      const exec = (key: string) => getPath(read.config, ['tools', 'exec', key]) ?? null;
+      // A scalar or null: an object there is not a policy and could hold anything.
+      const exec = (key: string) => {
+        const v = getPath(read.config, ['tools', 'exec', key]);
+        return typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean' ? v : null;
+      };
       return {
-        // The redactor masks credential-named keys (auth.token, apiKey, env vars) and credential-shaped values.
-        config: read.config === null ? null : redactor.deep(read.config),
+        // Only allowlisted fields; the redactor still masks a credential-shaped value inside one.
+        config: read.config === null ? null : redactor.deep(gatewayConfigView(read.config)),
         env: presenceFlags(stateDir, read.config, logger),
         version: deps.gateway.status().serverVersion ?? null,
         execAsk: redactor.deep(exec('ask')),
@@ -112,10 +121,13 @@ export function systemConfigRoutes(app: FastifyInstance, deps: AppDeps): void {
 
   app.patch('/api/system/gateway-config', { config: { badJsonMessage: M.jsonRequired } }, async (req) => {
     const { apiKeys, ...patch } = PatchBody.parse(objectBody(req.body, M.jsonRequired));
+    // Refused before anything is written: the whole PATCH fails, .env included.
+    if (patch.agentModel !== undefined && isPrototypeKey(patch.agentModel.agentId)) throw badRequest(M.reservedAgentId);
     let port: number;
     try {
       const keys = (apiKeys ?? []).filter((k) => k !== null);
       // An empty key removes the variable: the way to disconnect a provider.
+      // fromEntries defines own keys, and every name is a `<PROVIDER>_API_KEY`: no input reaches a prototype.
       if (keys.length > 0) updateGatewayEnv(stateDir, Object.fromEntries(keys.map((k) => [apiKeysEnvVar(k.provider), k.key === '' ? null : k.key])));
       const touchesConfig = Object.values(patch).some((v) => v !== undefined);
       port = touchesConfig

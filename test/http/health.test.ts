@@ -3,6 +3,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createServer as createHttpServer } from 'node:http';
 import { createServer } from 'node:net';
+import { CHECKS, type CheckDeps } from '../../shared/health/checks.ts';
 import { buildTestApp } from '../helpers/app.ts';
 import { freePort } from '../helpers/server.ts';
 
@@ -98,4 +99,42 @@ void test('GET /api/health: the report is redacted', async (t) => {
   await app.inject({ method: 'POST', url: '/api/settings', payload: { gatewayUrl: `ws://127.0.0.1:${port}/?token=supersecretvalue99` } });
   const body = (await app.inject('/api/health')).body;
   assert.ok(!body.includes('supersecretvalue99'), body);
+});
+
+void test('Security (issue 15 #4): a ws:// gateway URL to a host that is not loopback adds a failed gatewayTransport check (degraded only)', async () => {
+  const def = CHECKS.find((c) => c.id === 'gatewayTransport');
+  assert.ok(def, 'the check exists');
+  assert.equal(def.fatal, false);
+  // Only the URL is read: no probe, so nothing here reaches the network.
+  const depsFor = (url: string | null) => ({ gatewayUrl: () => url }) as unknown as CheckDeps;
+  for (const url of ['ws://gw.example:18789', 'ws://10.0.0.5:18789/', 'WS://192.168.1.20', 'ws://[fd00::1]:18789', 'ws://0.0.0.0:18789']) {
+    assert.equal(def.applies?.(depsFor(url)), true, url);
+    const out = await def.run(depsFor(url));
+    assert.equal(out.ok, false, url);
+    assert.match(out.message, /is not loopback: the gateway token crosses the network unencrypted\. Use wss:\/\/ or a loopback address/);
+  }
+  const first = await def.run(depsFor('ws://gw.example:18789/?token=abc'));
+  assert.deepEqual(first.detail, { scheme: 'ws', host: 'gw.example', port: 18789 }, 'host and port only, never the query');
+  for (const url of ['wss://gw.example:443', 'ws://localhost:18789', 'ws://127.0.0.1:1', 'ws://127.8.9.10:1', 'ws://[::1]:18789', 'ws://[::ffff:127.0.0.1]:2', null]) {
+    assert.equal(def.applies?.(depsFor(url)), false, String(url));
+  }
+});
+
+void test('Security (issue 15 #4): GET /api/health leaves gatewayTransport out for a loopback ws:// URL (the spec\'s list is unchanged)', async (t) => {
+  const { app } = await buildTestApp(t);
+  await app.inject({ method: 'POST', url: '/api/settings', payload: { gatewayUrl: `ws://localhost:${await freePort()}` } });
+  const r = (await app.inject('/api/health')).json() as Report;
+  assert.equal(r.checks.some((c) => c.id === 'gatewayTransport'), false);
+});
+
+void test('Security (issue 15 #4): GET /api/health reports a cleartext non-loopback gateway URL in degraded, with ok still true', async (t) => {
+  const { app } = await buildTestApp(t);
+  // 0.0.0.0 is not a loopback address, yet a connect to it stays on this machine: the test reaches nothing outside.
+  await app.inject({ method: 'POST', url: '/api/settings', payload: { gatewayUrl: `ws://0.0.0.0:${await freePort()}` } });
+  const r = (await app.inject('/api/health')).json() as Report;
+  assert.equal(r.ok, true);
+  assert.ok(r.degraded.includes('gatewayTransport'), JSON.stringify(r.degraded));
+  const ids = r.checks.map((c) => c.id);
+  assert.equal(ids.indexOf('gatewayTransport'), ids.indexOf('gatewayReachable') + 1, 'right after gatewayReachable');
+  assert.match(r.checks.find((c) => c.id === 'gatewayTransport')?.message ?? '', /^the gateway URL is ws:\/\/ to 0\.0\.0\.0:\d+, which is not loopback/);
 });

@@ -269,10 +269,9 @@ void test('System: GET gateway-config: null config when missing, presence flags,
   seedAgentProfiles(f.dir, 'main', { profiles: { 'mistral:default': { type: 'api_key', provider: 'mistral', key: 'mistral-secret-999999' } } });
   res = await ta.app.inject('/api/system/gateway-config');
   const body = res.json();
-  assert.equal(body.config.gateway.auth.mode, 'token');
-  assert.equal(body.config.gateway.auth.token, '••••');
-  assert.equal(body.config.models.providers.mine.apiKey, '••••');
-  assert.equal(body.config.models.providers.mine.baseUrl, 'http://127.0.0.1:1/v1');
+  assert.deepEqual(body.config.gateway, {}, 'no auth block (issue 15 #13: an allowlist)');
+  assert.equal(body.config.env, undefined);
+  assert.deepEqual(body.config.models.providers.mine, { api: 'openai-completions', baseUrl: 'http://127.0.0.1:1/v1' }, 'no apiKey');
   assert.equal(body.execAsk, 'on-miss');
   assert.equal(body.execSecurity, 'allowlist');
   assert.equal(body.env.hasAnthropicKey, true);
@@ -398,4 +397,78 @@ void test('System: a deliberate non-loopback gateway.bind is kept, with a warnin
   assert.equal(res.statusCode, 200);
   assert.equal(f.config().gateway.bind, 'lan');
   assert.ok(ta.logs.some((l) => l.includes('gateway.bind is not') && l.includes('"lan"')));
+});
+
+void test('Security (issue 15 #13): GET gateway-config shows an allowlisted projection; secrets in unexpected places never leave', async (t) => {
+  const ta = await buildTestApp(t);
+  const f = files(ta);
+  mkdirSync(f.dir, { recursive: true });
+  // Values the old denylist let through: none sits under a credential-named key or has a known key shape.
+  const hidden = ['hf_q8W2kLm4Nx7Rt1Yu5Io9Pa3Sd6Fg0Hj2', 'hunter2-plugin-pass', 'tg-bot-123456:AAE-qwerty', 'corp-user:corp-pass', 'q-key-0987654321', 'frag-secret-55'];
+  writeFileSync(f.configFile, JSON.stringify({
+    gateway: { port: 19001, bind: 'loopback', mode: 'local', auth: { mode: 'password', password: 'pw-0123456789' }, remote: { url: 'wss://x', tk: hidden[0] } },
+    agents: {
+      defaults: { model: { primary: 'anthropic/claude-opus-5', fallbacks: ['openai/gpt-5.5', 3] }, workspace: '/home/me/ws' },
+      entries: { main: { model: 'x/y', identity: { pin: hidden[1] } }, helper: { model: { primary: 'a/b' } } },
+      list: [{ id: 'legacy', model: 'c/d', extra: hidden[2] }, 'junk'],
+    },
+    tools: { exec: { ask: 'on-miss', security: 'allowlist', env: { K: hidden[3] } }, agentToAgent: { enabled: true, allow: ['*'] }, sessions: { visibility: 'all' } },
+    models: {
+      providers: {
+        mine: {
+          api: 'openai-completions',
+          baseUrl: `http://${hidden[3]}@127.0.0.1:1/v1?key=${hidden[4]}#${hidden[5]}`,
+          headers: { 'X-Api': hidden[4] },
+          models: [{ id: 'm1', name: 'Model one', contextWindow: 8192, reasoning: false, cost: { input: 1 } }],
+        },
+      },
+    },
+    plugins: { entries: { matrix: { enabled: true, config: { homeserver: 'https://m.example', pass: hidden[1] } } } },
+    channels: { telegram: { bot: hidden[2] } },
+    custom: { note: hidden[0] },
+    env: { vars: { XAI_API_KEY: 'xai-inline-secret-123' } },
+  }));
+  const res = await ta.app.inject('/api/system/gateway-config');
+  assert.equal(res.statusCode, 200);
+  assert.deepEqual(res.json().config, {
+    gateway: { port: 19001, bind: 'loopback', mode: 'local' },
+    agents: {
+      defaults: { model: { primary: 'anthropic/claude-opus-5', fallbacks: ['openai/gpt-5.5'] } },
+      entries: { main: { model: 'x/y' }, helper: { model: { primary: 'a/b' } } },
+      list: [{ id: 'legacy', model: 'c/d' }],
+    },
+    tools: { exec: { ask: 'on-miss', security: 'allowlist' }, agentToAgent: { enabled: true }, sessions: { visibility: 'all' } },
+    models: { providers: { mine: { api: 'openai-completions', baseUrl: 'http://127.0.0.1:1/v1', models: [{ id: 'm1', name: 'Model one', contextWindow: 8192, reasoning: false }] } } },
+  });
+  assertNoSecrets(ta, [res.body], [...hidden, 'pw-0123456789', 'xai-inline-secret-123']);
+
+  // execAsk and execSecurity are scalars or null: an object there is not shown.
+  writeFileSync(f.configFile, JSON.stringify({ tools: { exec: { ask: { note: hidden[0] }, security: ['x', hidden[1]] } } }));
+  const odd = await ta.app.inject('/api/system/gateway-config');
+  assert.equal(odd.json().execAsk, null);
+  assert.equal(odd.json().execSecurity, null);
+  assertNoSecrets(ta, [odd.body], hidden);
+});
+
+void test('Security (issue 15 #5): PATCH gateway-config refuses agentModel.agentId __proto__, constructor and prototype with 400 and changes nothing', async (t) => {
+  const ta = await buildTestApp(t);
+  const f = files(ta);
+  mkdirSync(f.dir, { recursive: true });
+  const before = JSON.stringify({ agents: { entries: { main: { model: 'a/b' } } } });
+  writeFileSync(f.configFile, before);
+  for (const agentId of ['__proto__', 'constructor', 'prototype', ' __proto__ ']) {
+    for (const model of ['evil/model', null]) {
+      const res = await patch(ta, { agentModel: { agentId, model }, apiKeys: [{ provider: 'openai', key: 'sk-should-not-land-0123456789' }], model: 'x/y' });
+      assert.equal(res.statusCode, 400, agentId);
+      assert.deepEqual(res.json(), { error: "agentModel.agentId must not be '__proto__', 'constructor' or 'prototype'" });
+    }
+  }
+  assert.equal(readFileSync(f.configFile, 'utf8'), before, 'openclaw.json untouched');
+  assert.equal(existsSync(f.envFile), false, 'nothing written to .env');
+  assert.equal(({} as Record<string, unknown>).model, undefined, 'Object.prototype untouched');
+  // Other keys that name inherited members are ordinary agent ids.
+  const ok = await patch(ta, { agentModel: { agentId: 'hasOwnProperty', model: 'p/q' } });
+  assert.equal(ok.statusCode, 200);
+  assert.deepEqual(f.config().agents.entries, { main: { model: 'a/b' }, hasOwnProperty: { model: 'p/q' } });
+  assert.equal(typeof ({} as { hasOwnProperty: unknown }).hasOwnProperty, 'function');
 });

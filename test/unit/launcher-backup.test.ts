@@ -4,7 +4,7 @@
 import { test, type TestContext } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
@@ -84,6 +84,40 @@ void test('Command-line launcher: backup of a missing source is an error and wri
   await assert.rejects(runBackup({ source: join(dir, 'svc.db'), dest: 'copy.db', force: false, cwd: dir }), /no database/);
   assert.equal(existsSync(join(dir, 'copy.db')), false);
   assert.equal(existsSync(join(dir, 'svc.db')), false, 'the read-only open must not create the source');
+});
+
+void test('Security (issue 15 #14): a backup is created 0600 and never written through a symlink planted at its name', async (t) => {
+  const dir = tempDir(t);
+  const outside = tempDir(t);
+  const source = join(dir, 'svc.db');
+  makeDb(source);
+  const predictable = join(dir, backupFileName(NOW));
+
+  // A dangling symlink at the default name: refused, nothing created at its target.
+  const target = join(outside, 'planted.db');
+  symlinkSync(target, predictable);
+  await assert.rejects(runBackup({ source, dest: undefined, force: false, cwd: dir, now: NOW }), (err: Error) => {
+    assert.ok(err instanceof BackupError);
+    assert.match(err.message, /already exists.*--force/);
+    return true;
+  });
+  assert.equal(existsSync(target), false, 'nothing was written through the symlink');
+
+  // A symlink to an existing file, with --force: the link itself is replaced, the file it pointed at is unchanged.
+  writeFileSync(target, 'precious');
+  const written = await runBackup({ source, dest: undefined, force: true, cwd: dir, now: NOW });
+  assert.equal(written, predictable);
+  assert.equal(readFileSync(target, 'utf8'), 'precious');
+  assert.equal(lstatSync(written).isSymbolicLink(), false);
+  assert.equal(statSync(written).mode & 0o777, 0o600, 'the copy is private');
+  const copy = new Database(written, { readonly: true });
+  assert.equal(copy.pragma('integrity_check', { simple: true }), 'ok');
+  copy.close();
+
+  // A plain backup is 0600 too, and the private work folder is gone.
+  const plain = await runBackup({ source, dest: 'plain.db', force: false, cwd: dir });
+  assert.equal(statSync(plain).mode & 0o777, 0o600);
+  assert.deepEqual(readdirSync(dir).filter((n) => n.startsWith('.svc-backup-')), []);
 });
 
 // Each transaction inserts +n and -n: any consistent snapshot sums to zero.

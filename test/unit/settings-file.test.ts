@@ -19,6 +19,8 @@ import {
   validateSettingsPatch,
   type LookupEnv,
 } from '../../shared/settings/index.ts';
+import { SVC_SECRET_ENV_NAMES } from '../../shared/config.ts';
+import { raceWriters } from '../helpers/concurrent-writer.ts';
 
 const TOKEN = 'tok-5f2c9e81aa';
 
@@ -263,4 +265,46 @@ void test('Gateway files: a serialised map of safe keys and values parses back (
       assert.deepEqual(parseDotenv(lines.join('\n')), expected);
     }),
   );
+});
+
+void test('Security (issue 15 #4): a ${NAME} template naming svc\'s own secrets, a provider key or a vault name never resolves', (t) => {
+  const { settingsFile, gatewayStateDir } = setup(t);
+  const secretNames = [...SVC_SECRET_ENV_NAMES, 'studio_access_token', 'ANTHROPIC_API_KEY', 'GOOGLE_API_KEY', 'CUSTOM_API_KEY', 'MYCORP_API_KEY', 'MY_VAULT_KEY'];
+  const values = Object.fromEntries(secretNames.map((n, i) => [n, `secret-value-${i}-abcdef`]));
+  // Set everywhere a template reads from: the process environment and the gateway's .env.
+  writeFileSync(join(gatewayStateDir, '.env'), secretNames.map((n) => `${n}=${values[n]}`).join('\n'));
+  const refused: string[] = [];
+  const policy = { heldSecretNames: () => ['my_vault_key'], onRefused: (n: string) => void refused.push(n) };
+  for (const [i, name] of secretNames.entries()) {
+    saveSettings(settingsFile, { gatewayToken: `\${${name}}` });
+    for (const lookupEnv of [envOf(values), noEnv]) {
+      const r = resolveGatewaySettings({ settingsFile, gatewayStateDir, lookupEnv, policy });
+      assert.deepEqual(r, { gatewayUrl: DEFAULT_GATEWAY_URL, token: `\${${name}}`, tokenSource: 'literal' }, name);
+      assert.ok(!Object.values(values).includes(r.token));
+    }
+    assert.equal(refused.at(-1), name);
+    assert.equal(refused.length, 2 * (i + 1));
+  }
+  // The same names in openclaw.json's gateway.auth.token: nothing from the config either.
+  saveSettings(settingsFile, { gatewayToken: '' });
+  for (const name of secretNames) {
+    writeFileSync(join(gatewayStateDir, 'openclaw.json'), JSON.stringify({ gateway: { port: 19002, auth: { token: `\${${name}}` } } }));
+    const r = resolveGatewaySettings({ settingsFile, gatewayStateDir, lookupEnv: envOf(values), policy });
+    assert.deepEqual(r, { gatewayUrl: DEFAULT_GATEWAY_URL, token: '', tokenSource: 'none' }, name);
+  }
+  // The gateway's own token variable still resolves, from either place.
+  writeFileSync(join(gatewayStateDir, 'openclaw.json'), '{"gateway":{"port":19002,"auth":{"token":"${OPENCLAW_GATEWAY_TOKEN}"}}}');
+  const ok = resolveGatewaySettings({ settingsFile, gatewayStateDir, lookupEnv: envOf({ OPENCLAW_GATEWAY_TOKEN: TOKEN }), policy });
+  assert.deepEqual(ok, { gatewayUrl: 'ws://localhost:19002', token: TOKEN, tokenSource: 'gateway-config' });
+});
+
+void test('Security (issue 15 #18): two processes saving settings.json at once lose no update (lock file)', async (t) => {
+  const { settingsFile } = setup(t);
+  const count = 150;
+  const lost = await raceWriters('settings', settingsFile, ['a', 'b'], count);
+  assert.deepEqual(lost, [0, 0], 'a read right after a save found that save undone');
+  const final = readSettings(settingsFile).settings;
+  assert.equal(final.gatewayToken, `a-${count - 1}`);
+  assert.equal(final.firstRunDismissedAt, count - 1);
+  assert.deepEqual(readdirSync(join(settingsFile, '..')), ['settings.json'], 'no lock or temp file left');
 });
