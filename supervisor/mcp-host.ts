@@ -1,7 +1,8 @@
 // The in-process MCP servers behind /api/mcp/<server> (spec "Tools broker and
 // MCP → MCP transport"): stateful Streamable HTTP sessions keyed by the
 // `mcp-session-id` header, one fresh McpServer and transport per session,
-// bound at initialize from the attach URL's query. Sessions are bounded: at
+// bound at initialize from the attach URL's query and the minted binding in
+// the X-Svc-Mcp-Binding header (shared/mcp/binding.ts). Sessions are bounded: at
 // most config.mcpMaxSessions open (an initialize beyond gets 503), and one
 // with no request in flight for config.mcpSessionIdleMs is closed. An open
 // GET stream counts as a request in flight, so an attached client that is
@@ -12,7 +13,8 @@ import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
 import type { McpProbe } from '../shared/health/types.ts';
-import { BindingError, bindingFromQuery } from '../shared/mcp/binding.ts';
+import { createAgentTokenStore } from '../shared/agent-tokens/index.ts';
+import { BindingError, httpSessionBinding, MCP_BINDING_HEADER } from '../shared/mcp/binding.ts';
 import { mcpProbe } from '../shared/mcp/probe.ts';
 import { MCP_SERVER_FACTORIES } from '../shared/mcp/servers.ts';
 import { MCP_SERVER_NAMES, type McpContext, type McpServerFactory, type McpServerName } from '../shared/mcp/types.ts';
@@ -83,6 +85,8 @@ export function createMcpHost(deps: Omit<AppDeps, 'mcp'>, opts: McpHostOptions =
   const ctx: McpContext = {
     config, db: deps.db, tx: deps.tx, domain: deps.domain, eventLog: deps.eventLog, broker: deps.broker, logger, redactor,
   };
+  const tokens = createAgentTokenStore(deps.db);
+  const bindingHeader = MCP_BINDING_HEADER.toLowerCase();
   const sessions = new Map<string, Session>();
   let pending = 0;
   let closed = false;
@@ -126,7 +130,7 @@ export function createMcpHost(deps: Omit<AppDeps, 'mcp'>, opts: McpHostOptions =
     if (sessions.size + pending >= config.mcpMaxSessions) return rpcError(req.res, 503, MCP_ERRORS.tooMany(config.mcpMaxSessions));
     let binding;
     try {
-      binding = bindingFromQuery(server, req.query);
+      binding = httpSessionBinding(server, req.query, req.raw.headers[bindingHeader], tokens);
     } catch (err) {
       if (err instanceof BindingError) return rpcError(req.res, 400, `Bad Request: ${err.message}`);
       throw err;

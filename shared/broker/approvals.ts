@@ -3,8 +3,13 @@
 // changes again. A pending row past expiresAt counts as expired (a denial):
 // it is no longer listed and can no longer be resolved. `toolName` is the
 // approval key: a tool name, or another key such as `delegate:<kind>`.
+// Resolving takes an operator principal (operator.ts): no agent resolves its
+// own approval. A sticky allow_always is held by an agent identity that a
+// minted agent token vouched for (agent_token_id), and only such a caller
+// can use one.
 import type { Db } from '../db/open.ts';
 import { uuidv7 } from '../ids.ts';
+import { noOperators, OperatorRequiredError, type OperatorCheck } from './operator.ts';
 import type { ApprovalDecision, ToolApproval } from './types.ts';
 
 const COLUMNS = `id, tool_name AS toolName, agent_id AS agentId, args_summary AS argsSummary, reason,
@@ -17,6 +22,8 @@ export const PENDING_LIST_MAX = 1000;
 export interface OpenApproval {
   toolName: string;
   agentId: string | null;
+  /** The minted agent token behind agentId, if any (never returned by the routes). */
+  agentTokenId: string | null;
   argsSummary: string | null;
   reason: string | null;
   taskId: string | null;
@@ -28,18 +35,27 @@ export interface ApprovalStore {
   open(input: OpenApproval, now: number): ToolApproval;
   get(id: string): ToolApproval | null;
   listPending(now: number): ToolApproval[];
-  /** null when no row has that id; `changed` false when it was already resolved or expired. */
-  resolve(id: string, decision: ApprovalDecision, now: number): { approval: ToolApproval; changed: boolean } | null;
-  /** A sticky allow_always for (key, agent). An anonymous caller (null agent) never has one. */
-  hasStickyAllow(key: string, agentId: string | null): boolean;
+  /**
+   * null when no row has that id; `changed` false when it was already resolved or expired.
+   * Throws OperatorRequiredError unless `by` is a principal the store's check accepts.
+   */
+  resolve(by: unknown, id: string, decision: ApprovalDecision, now: number): { approval: ToolApproval; changed: boolean } | null;
+  /** A sticky allow_always for (key, agent). A caller without a minted agent token (or without an agent) never has one. */
+  hasStickyAllow(key: string, caller: StickyCaller): boolean;
   /** Ends a pending row's life now (its waiter gave up): it expires instead of lingering in the list. */
   withdraw(id: string, now: number): void;
 }
 
-export function createApprovalStore(db: Db): ApprovalStore {
+/** Who asks whether a sticky allow_always applies. */
+export interface StickyCaller {
+  agentId: string | null;
+  agentTokenId: string | null;
+}
+
+export function createApprovalStore(db: Db, isOperator: OperatorCheck = noOperators): ApprovalStore {
   const insert = db.prepare(
-    `INSERT INTO tool_approvals (id, tool_name, agent_id, args_summary, reason, status, task_id, tenant_id, created_at, expires_at, resolved_at)
-     VALUES (@id, @toolName, @agentId, @argsSummary, @reason, 'pending', @taskId, @tenantId, @createdAt, @expiresAt, NULL)`,
+    `INSERT INTO tool_approvals (id, tool_name, agent_id, agent_token_id, args_summary, reason, status, task_id, tenant_id, created_at, expires_at, resolved_at)
+     VALUES (@id, @toolName, @agentId, @agentTokenId, @argsSummary, @reason, 'pending', @taskId, @tenantId, @createdAt, @expiresAt, NULL)`,
   );
   const byId = db.prepare(`SELECT ${COLUMNS} FROM tool_approvals WHERE id = ?`);
   const pending = db.prepare(
@@ -52,8 +68,11 @@ export function createApprovalStore(db: Db): ApprovalStore {
     `UPDATE tool_approvals SET status = @status, resolved_at = @now
      WHERE id = @id AND status = 'pending' AND expires_at > @now`,
   );
+  // Rows without a token (anonymous, or written while the agent id was a
+  // query parameter anyone could pick) never count.
   const sticky = db.prepare(
-    `SELECT 1 FROM tool_approvals WHERE tool_name = ? AND agent_id = ? AND status = 'allow_always' LIMIT 1`,
+    `SELECT 1 FROM tool_approvals
+     WHERE tool_name = ? AND agent_id = ? AND status = 'allow_always' AND agent_token_id IS NOT NULL LIMIT 1`,
   ).pluck();
   const expireNow = db.prepare(`UPDATE tool_approvals SET expires_at = MIN(expires_at, @now) WHERE id = @id AND status = 'pending'`);
 
@@ -74,17 +93,18 @@ export function createApprovalStore(db: Db): ApprovalStore {
         expiresAt: now + input.ttlMs,
         resolvedAt: null,
       };
-      insert.run(row);
+      insert.run({ ...row, agentTokenId: input.agentId === null ? null : input.agentTokenId });
       return row;
     },
     get,
     listPending: (now) => pending.all(now) as ToolApproval[],
-    resolve(id, decision, now) {
+    resolve(by, id, decision, now) {
+      if (!isOperator(by)) throw new OperatorRequiredError();
       const changed = update.run({ id, status: decision, now }).changes === 1;
       const approval = get(id);
       return approval ? { approval, changed } : null;
     },
-    hasStickyAllow: (key, agentId) => agentId !== null && sticky.get(key, agentId) !== undefined,
+    hasStickyAllow: (key, { agentId, agentTokenId }) => agentId !== null && agentTokenId !== null && sticky.get(key, agentId) !== undefined,
     withdraw(id, now) {
       expireNow.run({ id, now });
     },

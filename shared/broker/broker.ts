@@ -10,7 +10,8 @@ import type { EventLog } from '../events/event-log.ts';
 import type { Logger } from '../log.ts';
 import type { SvcPaths } from '../paths.ts';
 import { maskJsonText, type Redactor } from '../redact.ts';
-import { createApprovalStore } from './approvals.ts';
+import { createApprovalStore, type StickyCaller } from './approvals.ts';
+import type { OperatorCheck, OperatorPrincipal } from './operator.ts';
 import { AUDIT_LIMIT_DEFAULT, createAuditStore } from './audit.ts';
 import { createPipeline } from './pipeline.ts';
 import { createApprovalRequester, type ApprovalRequest, type ApprovalRequestOutcome } from './request.ts';
@@ -29,6 +30,8 @@ export interface BrokerDeps {
   now?: () => number;
   /** How often another connection's commits are looked for while someone waits (default 500 ms). */
   crossProcessCheckMs?: number;
+  /** Tells an operator principal minted by this process from anything else; without one no resolve is accepted. */
+  isOperator?: OperatorCheck;
 }
 
 /** What an MCP server needs to expose one available tool. */
@@ -49,11 +52,14 @@ export interface Broker {
   /** Pending, unexpired approvals, newest first, argsSummary re-masked. */
   pendingApprovals(): ToolApproval[];
   getApproval(id: string): ToolApproval | null;
-  /** null when no row has that id; an already resolved or expired row comes back unchanged. */
-  resolveApproval(id: string, decision: ApprovalDecision): ToolApproval | null;
+  /**
+   * null when no row has that id; an already resolved or expired row comes back unchanged.
+   * `by` must be an operator principal (see operator.ts): anything else throws OperatorRequiredError.
+   */
+  resolveApproval(by: OperatorPrincipal, id: string, decision: ApprovalDecision): ToolApproval | null;
   /** The approval handshake on its own (for keys other than tools, e.g. `delegate:<kind>`). */
   requestApproval(req: ApprovalRequest): Promise<ApprovalRequestOutcome>;
-  hasStickyAllow(key: string, agentId: string | null): boolean;
+  hasStickyAllow(key: string, caller: StickyCaller): boolean;
   /** Audit rows newest first, summaries re-masked. */
   audit(query?: { toolName?: string; limit?: number }): ToolAuditRow[];
   /** Approval waits blocked on this database connection. */
@@ -65,7 +71,7 @@ export function createBroker(deps: BrokerDeps): Broker {
   const now = deps.now ?? Date.now;
   const defs = builtinTools(config, paths);
   const byName = new Map(defs.map((t) => [t.name, t]));
-  const store = createApprovalStore(db);
+  const store = createApprovalStore(db, deps.isOperator);
   const auditStore = createAuditStore(db);
   const waiter = createApprovalWaiter({
     db,
@@ -93,8 +99,8 @@ export function createBroker(deps: BrokerDeps): Broker {
     call: pipeline.call,
     pendingApprovals: () => store.listPending(now()).map((a) => ({ ...a, argsSummary: remask(a.argsSummary) })),
     getApproval: store.get,
-    resolveApproval(id, decision) {
-      const r = store.resolve(id, decision, now());
+    resolveApproval(by, id, decision) {
+      const r = store.resolve(by, id, decision, now());
       if (!r) return null;
       if (r.changed) {
         waiter.notify(id);

@@ -1,6 +1,8 @@
 // The tools broker: what the rest of svc imports.
 export { createBroker, type Broker, type BrokerDeps, type ModelTool } from './broker.ts';
 export type { ApprovalRequest, ApprovalRequestOutcome } from './request.ts';
+export type { StickyCaller } from './approvals.ts';
+export { OPERATOR_REQUIRED, OperatorRequiredError, noOperators, type OperatorCheck, type OperatorPrincipal } from './operator.ts';
 export type { WaitStatus } from './waiter.ts';
 export { AUDIT_LIMIT_DEFAULT, AUDIT_LIMIT_MAX } from './audit.ts';
 export { ResolveBody, AuditQuery } from './schemas.ts';

@@ -7,8 +7,10 @@ import { uuidv7 } from '../ids.ts';
 import type { Logger } from '../log.ts';
 import type { AuditStore } from './audit.ts';
 import { decide } from './policy.ts';
+import { ToolRefusal } from './refusal.ts';
 import { summarizeArgs, summarizeText } from './scrub.ts';
-import type { CallContext, CallOutcome, Decision, ToolCallResult, ToolDef } from './types.ts';
+import type { StickyCaller } from './approvals.ts';
+import type { CallContext, CallOutcome, Decision, Precheck, ToolCallResult, ToolDef } from './types.ts';
 import type { ApprovalRequest, ApprovalRequestOutcome } from './request.ts';
 
 /** Longest tool name stored (an unknown name comes from the caller). */
@@ -22,7 +24,7 @@ export interface PipelineDeps {
   now: () => number;
   /** The display redactor (knows the exact secrets in play, e.g. SVC_SEARCH_API_KEY). */
   redact: (s: string) => string;
-  hasStickyAllow: (key: string, agentId: string | null) => boolean;
+  hasStickyAllow: (key: string, caller: StickyCaller) => boolean;
   requestApproval: (req: ApprovalRequest) => Promise<ApprovalRequestOutcome>;
 }
 
@@ -36,6 +38,16 @@ const WAIT_TEXT: Readonly<Record<string, string>> = {
   timeout: 'the approval expired before anyone answered (treated as a denial)',
   cancelled: 'the call was cancelled while waiting for approval',
 };
+
+/** Runs an available tool's precheck once; a precheck that throws refuses the call rather than failing it unaudited. */
+function precheck(tool: ToolDef, args: unknown): Precheck | null {
+  if (!tool.precheck || !tool.availability().available) return null;
+  try {
+    return tool.precheck(args as never);
+  } catch (err) {
+    return { refused: `${tool.name} could not check its arguments: ${err instanceof Error ? err.message : String(err)}` };
+  }
+}
 
 export function createPipeline(d: PipelineDeps) {
   /** Mirrors the call into the event log for the observability views; the audit rows remain the record. */
@@ -57,6 +69,8 @@ export function createPipeline(d: PipelineDeps) {
     const callId = uuidv7(d.now());
     const toolName = String(rawName).slice(0, TOOL_NAME_MAX);
     const agentId = ctx.agentId ?? null;
+    // A token vouches only for an agent: with no agent id it vouches for nothing.
+    const agentTokenId = agentId === null ? null : (ctx.agentTokenId ?? null);
     const tenantId = ctx.tenantId ?? null;
     let decision: Decision = 'deny';
     let argsSummary: string | null = null;
@@ -91,12 +105,15 @@ export function createPipeline(d: PipelineDeps) {
     const rewritten = JSON.stringify(args) !== JSON.stringify(parsed.data);
     argsSummary = scrubArgs(args);
 
-    const verdict = decide({ tool, args, rewritten, hasStickyAllow: () => d.hasStickyAllow(toolName, agentId) });
+    const pre = precheck(tool, args);
+    const verdict = decide({
+      tool, refusal: pre && 'refused' in pre ? pre.refused : null, rewritten, hasStickyAllow: () => d.hasStickyAllow(toolName, { agentId, agentTokenId }),
+    });
     before(verdict.decision);
     if (verdict.decision === 'deny') return after(verdict.outcome, verdict.reason);
     if (verdict.decision === 'require_approval') {
       const waited = await d.requestApproval({
-        key: toolName, agentId, argsSummary, reason: verdict.reason, taskId: ctx.taskId ?? null, tenantId, signal: ctx.signal, skipSticky: true,
+        key: toolName, agentId, agentTokenId, argsSummary, reason: verdict.reason, taskId: ctx.taskId ?? null, tenantId, signal: ctx.signal, skipSticky: true,
       });
       approvalId = waited.approval?.id ?? null;
       if (waited.status !== 'allow_once' && waited.status !== 'allow_always') {
@@ -106,9 +123,11 @@ export function createPipeline(d: PipelineDeps) {
 
     const signal = ctx.signal ?? new AbortController().signal;
     try {
-      const result = await tool.run(args, { agentId, taskId: ctx.taskId ?? null, tenantId, signal });
+      const prechecked = pre && 'seen' in pre ? pre.seen : undefined;
+      const result = await tool.run(args, { agentId, taskId: ctx.taskId ?? null, tenantId, signal, prechecked });
       return after('ok', result.text, result.data ?? null);
     } catch (err) {
+      if (err instanceof ToolRefusal) return after('refused', `${toolName}: ${err.message}`);
       return after('error', `${toolName} failed: ${err instanceof Error ? err.message : String(err)}`);
     }
   }

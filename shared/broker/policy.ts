@@ -12,7 +12,8 @@ export type Verdict =
 
 export function decide(input: {
   tool: ToolDef;
-  args: unknown;
+  /** The precheck's refusal, if it refused (the pipeline runs the precheck once, for run() to see). */
+  refusal: string | null;
   rewritten: boolean;
   hasStickyAllow: () => boolean;
 }): Verdict {
@@ -21,8 +22,7 @@ export function decide(input: {
   if (!availability.available) {
     return { decision: 'deny', outcome: 'unavailable', reason: `${tool.name} is unavailable: ${availability.diagnostics.join('; ') || 'no reason given'}` };
   }
-  const refusal = tool.precheck?.(input.args as never) ?? null;
-  if (refusal !== null) return { decision: 'deny', outcome: 'refused', reason: refusal };
+  if (input.refusal !== null) return { decision: 'deny', outcome: 'refused', reason: input.refusal };
   if (tool.risk === 'destructive' && !input.hasStickyAllow()) {
     return { decision: 'require_approval', reason: `${tool.name} is destructive: a human must approve this call` };
   }

@@ -1,7 +1,9 @@
 // Asking a human: the generic approval handshake shared by destructive tool
 // calls and, later, the delegation handshake (key `delegate:<kind>`). A
 // sticky allow_always for (key, agent) answers at once; otherwise a pending
-// row is opened (TTL SVC_APPROVAL_TTL_MS) and the caller waits on it.
+// row is opened (TTL SVC_APPROVAL_TTL_MS) and the caller waits on it. Only
+// an agent vouched for by a minted token (agentTokenId) can hold or use a
+// sticky allow_always; anyone else is asked every time.
 import type { EventLog } from '../events/event-log.ts';
 import type { Logger } from '../log.ts';
 import type { ApprovalStore } from './approvals.ts';
@@ -13,6 +15,8 @@ export interface ApprovalRequest {
   /** A tool name or another approval key, e.g. `delegate:<kind>`. */
   key: string;
   agentId: string | null;
+  /** The minted agent token behind agentId (see CallContext); without one no sticky allow_always applies. */
+  agentTokenId?: string | null;
   /** Stored as given when a string (already scrubbed); anything else is scrubbed here. */
   argsSummary?: unknown;
   reason?: string | null;
@@ -54,11 +58,13 @@ export function createApprovalRequester(d: {
   return {
     mirrorResolved: (a: ToolApproval) => mirror('approval_resolved', a),
     async request(req: ApprovalRequest): Promise<ApprovalRequestOutcome> {
-      if (!req.skipSticky && d.store.hasStickyAllow(req.key, req.agentId)) return { status: 'allow_always', approval: null, sticky: true };
+      const agentTokenId = req.agentId === null ? null : (req.agentTokenId ?? null);
+      if (!req.skipSticky && d.store.hasStickyAllow(req.key, { agentId: req.agentId, agentTokenId })) return { status: 'allow_always', approval: null, sticky: true };
       const approval = d.store.open(
         {
           toolName: req.key,
           agentId: req.agentId,
+          agentTokenId,
           argsSummary: typeof req.argsSummary === 'string' || req.argsSummary === null ? req.argsSummary : summarizeArgs(req.argsSummary),
           reason: req.reason ?? null,
           taskId: req.taskId ?? null,

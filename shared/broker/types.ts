@@ -53,6 +53,12 @@ export interface ToolAuditRow {
 /** Who is calling. agentId comes from the session binding, never from tool arguments. */
 export interface CallContext {
   agentId?: string | null;
+  /**
+   * The minted agent token that vouched for agentId (an MCP session's
+   * binding). Without one the agent id is a label only: it is recorded, but
+   * it never holds or uses a sticky allow_always.
+   */
+  agentTokenId?: string | null;
   taskId?: string | null;
   tenantId?: string | null;
   /** Aborts the call (a closed MCP session, a cancelled request): the approval wait stops. */
@@ -81,7 +87,12 @@ export interface RunContext {
   taskId: string | null;
   tenantId: string | null;
   signal: AbortSignal;
+  /** What the tool's precheck saw before anyone was asked (its `seen`), so run can tell the target was not swapped. */
+  prechecked: unknown;
 }
+
+/** A precheck's answer: a refusal (nobody is asked), or what it saw, handed to run(). */
+export type Precheck = { refused: string } | { seen: unknown };
 
 export interface ToolRunResult {
   text: string;
@@ -91,7 +102,8 @@ export interface ToolRunResult {
 /**
  * A builtin tool. `input` is the argument schema (also the MCP input schema);
  * `normalize` is the rewrite hook (a changed result makes the decision
- * `rewrite`); `precheck` refuses a call before anyone is asked to approve it.
+ * `rewrite`); `precheck` refuses a call before anyone is asked to approve it,
+ * or records what it checked for run() to compare against.
  */
 export interface ToolDef<S extends z.ZodObject = z.ZodObject> {
   name: string;
@@ -100,6 +112,6 @@ export interface ToolDef<S extends z.ZodObject = z.ZodObject> {
   input: S;
   availability(): { available: boolean; diagnostics: string[] };
   normalize?(args: z.output<S>): z.output<S>;
-  precheck?(args: z.output<S>): string | null;
+  precheck?(args: z.output<S>): Precheck;
   run(args: z.output<S>, ctx: RunContext): Promise<ToolRunResult>;
 }

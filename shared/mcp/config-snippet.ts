@@ -10,9 +10,16 @@
 // `structured` is the same attachment as data. A stdio entry sets
 // SVC_DB_PATH to the server's own database, so the binary the runtime spawns
 // shares it even when SVC_HOME or SVC_DB_PATH was moved. When the access gate
-// is on, an http entry carries a `Cookie: svc_access=<STUDIO_ACCESS_TOKEN>`
+// is on, an http entry carries an `Authorization: Bearer <STUDIO_ACCESS_TOKEN>`
 // header with a placeholder: the real token is never printed.
+//
+// With a minted binding (GET /api/mcp/config?agentId=, beyond the spec) the
+// entry carries it: the X-Svc-Mcp-Binding header (http) or SVC_MCP_BINDING
+// (stdio), and its id names the agent (`svc-<server>-<agent>`), so one
+// runtime can hold one entry per agent. The binding is the agent's own
+// credential, printed once; svc keeps only its hash.
 import { join } from 'node:path';
+import { MCP_BINDING_ENV, MCP_BINDING_HEADER } from './binding.ts';
 import type { McpServerName } from './types.ts';
 
 export const MCP_RUNTIMES = ['cli-a', 'cli-b', 'gateway'] as const;
@@ -22,7 +29,6 @@ export type McpTransport = (typeof MCP_TRANSPORTS)[number];
 
 /** What stands in for the access token in a gated http snippet. */
 export const TOKEN_PLACEHOLDER = '<STUDIO_ACCESS_TOKEN>';
-export const ACCESS_COOKIE = 'svc_access';
 
 export interface AttachInput {
   server: McpServerName;
@@ -36,6 +42,8 @@ export interface AttachInput {
   dbPath: string;
   /** Whether the access gate is on. */
   gated: boolean;
+  /** A minted binding for one agent: the token goes into the entry, the agent id into its name. */
+  binding?: { token: string; agentId: string };
 }
 
 export interface AttachConfig {
@@ -55,13 +63,20 @@ const tomlString = (s: string): string => JSON.stringify(s);
 const tomlInline = (o: Record<string, string>): string =>
   `{ ${Object.entries(o).map(([k, v]) => `${/^[A-Za-z0-9_-]+$/.test(k) ? k : tomlString(k)} = ${tomlString(v)}`).join(', ')} }`;
 
+/** An agent id as an entry-name suffix: `[A-Za-z0-9_-]` only (a TOML bare key, a gateway server name), at most 40 characters. */
+export const entrySuffix = (agentId: string): string => agentId.replace(/[^A-Za-z0-9_-]/g, '_').slice(0, 40);
+
 export function mcpAttachConfig(input: AttachInput): AttachConfig {
-  const id = `svc-${input.server}`;
+  const { binding } = input;
+  const id = binding ? `svc-${input.server}-${entrySuffix(binding.agentId)}` : `svc-${input.server}`;
   const url = `${input.baseUrl}/api/mcp/${input.server}`;
-  const headers: Record<string, string> = input.gated ? { Cookie: `${ACCESS_COOKIE}=${TOKEN_PLACEHOLDER}` } : {};
+  const headers: Record<string, string> = {
+    ...(input.gated ? { Authorization: `Bearer ${TOKEN_PLACEHOLDER}` } : {}),
+    ...(binding ? { [MCP_BINDING_HEADER]: binding.token } : {}),
+  };
   const hasHeaders = Object.keys(headers).length > 0;
   const binPath = join(input.binDir, `${input.server}.js`);
-  const env = { SVC_DB_PATH: input.dbPath };
+  const env: Record<string, string> = { SVC_DB_PATH: input.dbPath, ...(binding ? { [MCP_BINDING_ENV]: binding.token } : {}) };
   const out = (snippet: string, structured: Record<string, unknown>): AttachConfig => ({
     id,
     transport: input.transport,

@@ -1,8 +1,12 @@
 // The MCP folder's public surface: the four server factories, their session
 // binding, the health probe, the stdio runner and the attach snippets.
-export { BINDING_PARAMS, BINDING_VALUE_MAX, BindingError, bindingFromEnv, bindingFromQuery } from './binding.ts';
+export {
+  BINDING_PARAMS, BINDING_VALUE_MAX, BindingError, MCP_BINDING_ENV, MCP_BINDING_HEADER, RETIRED_PARAMS,
+  bindingFromEnv, bindingFromQuery, httpSessionBinding, stdioSessionBinding, withMinted,
+} from './binding.ts';
 export type { BindingParam } from './binding.ts';
-export { ACCESS_COOKIE, MCP_RUNTIMES, MCP_TRANSPORTS, TOKEN_PLACEHOLDER, mcpAttachConfig, shellWord } from './config-snippet.ts';
+export { MCP_RUNTIMES, MCP_TRANSPORTS, TOKEN_PLACEHOLDER, entrySuffix, mcpAttachConfig, shellWord } from './config-snippet.ts';
+export { McpConfigQuery, mintAttachBinding } from './attach-binding.ts';
 export type { AttachConfig, AttachInput, McpRuntime, McpTransport } from './config-snippet.ts';
 export { createMcpContext, stdioRedactor } from './context.ts';
 export type { OwnedMcpContext } from './context.ts';

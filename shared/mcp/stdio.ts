@@ -2,12 +2,14 @@
 // the protocol only: every log line goes to stderr. The database is the
 // server's own (config.dbPath: SVC_DB_PATH, else <SVC_HOME>/svc.db), not the
 // spec's legacy `~/.gateway/svc/svc.db`, so a user never ends up with two
-// databases. The binding comes from SVC_MCP_* environment variables (see
-// binding.ts); without them the session is unbound.
+// databases. The binding comes from SVC_MCP_* environment variables and the
+// minted binding in SVC_MCP_BINDING (see binding.ts); without them the
+// session is unbound. A refused binding stops the binary at start.
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { loadConfig, lookupEnv } from '../config.ts';
 import { createLogger } from '../log.ts';
-import { bindingFromEnv } from './binding.ts';
+import { createAgentTokenStore } from '../agent-tokens/index.ts';
+import { bindingFromEnv, stdioSessionBinding } from './binding.ts';
 import { createMcpContext, stdioRedactor } from './context.ts';
 import { MCP_SERVER_FACTORIES } from './servers.ts';
 import type { McpServerName } from './types.ts';
@@ -21,8 +23,10 @@ export async function runStdio(name: McpServerName): Promise<void> {
   );
   let ctx: ReturnType<typeof createMcpContext> | null = null;
   try {
-    const binding = bindingFromEnv(name, lookupEnv);
+    // Read before the database opens, so a refused variable stops the binary at once.
+    bindingFromEnv(name, lookupEnv);
     ctx = createMcpContext(config, logger, redactor);
+    const binding = stdioSessionBinding(name, lookupEnv, createAgentTokenStore(ctx.db));
     const server = MCP_SERVER_FACTORIES[name](ctx, binding);
     const transport = new StdioServerTransport();
     const owned = ctx;

@@ -3,7 +3,9 @@
 // `postAuthorAgentId` posts only to room `team:<roomTeamId>` as that author,
 // whatever the arguments say, and each post appends a `team_chat_post`
 // event. With either missing the session is unbound: room and author come
-// from the arguments and no event is written.
+// from the arguments and no event is written. A minted binding (binding.ts)
+// fixes the author even without a room: such a session posts as its agent
+// to the room its arguments name, and its posts are logged as events too.
 import { setTimeout as sleep } from 'node:timers/promises';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
@@ -50,6 +52,8 @@ const UNBOUND_READ = 'teamId is required: this session is not bound to a room';
 
 export const createTeamChatServer: McpServerFactory = (ctx, binding) => {
   const bound = teamChatBinding(binding);
+  // The author a minted binding vouches for (when it left the room open).
+  const mintedAuthor = binding.agentTokenId ? (binding.postAuthorAgentId ?? null) : null;
   const posts = createTeamChatPosts(ctx);
   const server = new McpServer({ name: 'svc-teamchat', version: ctx.config.version });
 
@@ -58,14 +62,17 @@ export const createTeamChatServer: McpServerFactory = (ctx, binding) => {
     {
       description: bound
         ? `Post a message to your team's chat room (team:${bound.teamId}) as ${bound.authorAgentId}.`
-        : 'Post a message to a team chat room (team:<teamId>) as authorAgentId.',
+        : mintedAuthor
+          ? `Post a message to a team chat room (team:<teamId>) as ${mintedAuthor}.`
+          : 'Post a message to a team chat room (team:<teamId>) as authorAgentId.',
       inputSchema: TeamChatPostInput,
     },
     (args) =>
       runTool(ctx, 'team_chat_post', () => {
-        const who = bound ?? (args.teamId && args.authorAgentId ? { teamId: args.teamId, authorAgentId: args.authorAgentId } : null);
-        if (!who) return errorResult(UNBOUND_POST, { status: 400 });
-        const post = posts.post({ ...who, text: args.text, emitEvent: bound !== null });
+        const author = mintedAuthor ?? args.authorAgentId;
+        const who = bound ?? (args.teamId && author ? { teamId: args.teamId, authorAgentId: author } : null);
+        if (!who) return errorResult(mintedAuthor ? UNBOUND_READ : UNBOUND_POST, { status: 400 });
+        const post = posts.post({ ...who, text: args.text, emitEvent: bound !== null || mintedAuthor !== null });
         return okResult({ post, bound: bound !== null });
       }),
   );

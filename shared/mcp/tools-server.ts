@@ -4,11 +4,13 @@
 // destructive tool, held until a human resolves the approval (or it expires,
 // or the request is cancelled: `extra.signal` stops the wait).
 //
-// Identity: the caller is the binding's `agentId` (attach URL query
-// `?agentId=` over HTTP, or the binary's binding environment), read once at
-// initialize; with none the caller is anonymous (agentId null), and an
-// anonymous caller never benefits from a sticky allow_always. Tool arguments
-// never set the identity. `taskId` and `tenantId` bind the same way.
+// Identity: the caller is the agent of the session's minted binding (the
+// X-Svc-Mcp-Binding header over HTTP, SVC_MCP_BINDING for the binary; see
+// binding.ts), read once at initialize, with its taskId and tenantId. A
+// session without one is anonymous (agentId null): it is asked for every
+// destructive call and never holds or uses a sticky allow_always. Tool
+// arguments never set the identity, and no tool here resolves an approval
+// (the broker takes an operator principal for that, which no MCP code has).
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult, ToolAnnotations } from '@modelcontextprotocol/sdk/types.js';
 import type { ModelTool } from '../broker/index.ts';
@@ -27,7 +29,11 @@ const bound = (binding: McpBinding, key: string): string | null => {
 
 export const createToolsServer: McpServerFactory = (ctx, binding) => {
   const server = new McpServer({ name: 'svc-tools', version: ctx.config.version });
-  const who = { agentId: bound(binding, 'agentId'), taskId: bound(binding, 'taskId'), tenantId: bound(binding, 'tenantId') };
+  // Only a minted binding names the agent: a binding without its token id is anonymous.
+  const agentTokenId = bound(binding, 'agentTokenId');
+  const who = agentTokenId
+    ? { agentId: bound(binding, 'agentId'), agentTokenId, taskId: bound(binding, 'taskId'), tenantId: bound(binding, 'tenantId') }
+    : { agentId: null, agentTokenId: null, taskId: null, tenantId: null };
   for (const tool of ctx.broker.modelTools()) {
     server.registerTool(
       tool.name,

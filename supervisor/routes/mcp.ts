@@ -1,8 +1,12 @@
 // Spec "Tools broker and MCP → /api/mcp/*". GET /api/mcp/config builds the
-// attach snippet; POST, GET and DELETE /api/mcp/<server> hand the raw
+// attach snippet (with `agentId`, beyond the spec, it mints a binding for
+// that agent and puts it in the snippet: shared/mcp/attach-binding.ts);
+// POST, GET and DELETE /api/mcp/<server> hand the raw
 // request, its parsed body and the response to the MCP host (the reply is
 // hijacked: the SDK transport writes the response, SSE included).
 import type { FastifyInstance } from 'fastify';
+import { createAgentTokenStore } from '../../shared/agent-tokens/index.ts';
+import { mintAttachBinding } from '../../shared/mcp/attach-binding.ts';
 import { mcpAttachConfig, MCP_RUNTIMES, MCP_TRANSPORTS, type McpRuntime, type McpTransport } from '../../shared/mcp/config-snippet.ts';
 import { isMcpServerName } from '../../shared/mcp/servers.ts';
 import type { AppDeps } from '../deps.ts';
@@ -10,7 +14,7 @@ import { badRequest, HttpError } from '../http-error.ts';
 
 export const DEFAULT_API_PORT = 18790;
 
-type ConfigQuery = { Querystring: { server?: unknown; runtime?: unknown; transport?: unknown } };
+type ConfigQuery = { Querystring: { server?: unknown; runtime?: unknown; transport?: unknown; agentId?: unknown } };
 type ServerParams = { Params: { server: string } };
 
 /** A query value as one string (a repeated parameter reads as its values joined by commas). */
@@ -21,8 +25,9 @@ const oneOf = <T extends string>(list: readonly T[], v: string): v is T => (list
 
 export function mcpRoutes(app: FastifyInstance, deps: AppDeps): void {
   const { config, mcp } = deps;
+  const tokens = createAgentTokenStore(deps.db);
 
-  app.get<ConfigQuery>('/api/mcp/config', async (req) => {
+  app.get<ConfigQuery>('/api/mcp/config', async (req, reply) => {
     const server = queryText(req.query.server, 'tasks');
     const runtime = queryText(req.query.runtime, 'cli-a');
     const transport = queryText(req.query.transport, 'http');
@@ -30,6 +35,9 @@ export function mcpRoutes(app: FastifyInstance, deps: AppDeps): void {
     if (!oneOf<McpRuntime>(MCP_RUNTIMES, runtime)) throw badRequest(`unknown runtime: ${runtime}`);
     if (!oneOf<McpTransport>(MCP_TRANSPORTS, transport)) throw badRequest(`unknown transport: ${transport}`);
     const port = deps.boundPort() ?? config.apiPort ?? DEFAULT_API_PORT;
+    const binding = mintAttachBinding(tokens, req.query) ?? undefined;
+    // A snippet with a binding holds a credential: never cached.
+    if (binding) reply.header('cache-control', 'no-store');
     return {
       ok: true,
       config: mcpAttachConfig({
@@ -40,6 +48,7 @@ export function mcpRoutes(app: FastifyInstance, deps: AppDeps): void {
         binDir: config.mcpBinDir,
         dbPath: config.dbPath,
         gated: deps.gate.enabled,
+        binding,
       }),
     };
   });

@@ -6,6 +6,7 @@ import { z } from 'zod';
 import { AuditQuery, ResolveBody } from '../../shared/broker/index.ts';
 import type { AppDeps } from '../deps.ts';
 import { HttpError, badRequest } from '../http-error.ts';
+import { operatorPrincipal } from '../operator-principal.ts';
 
 const INVALID_BODY = 'invalid body';
 
@@ -17,7 +18,8 @@ export function toolsRoutes(app: FastifyInstance, { broker }: AppDeps): void {
   app.post<{ Params: { id: string } }>('/api/tools/approvals/:id/resolve', { config: { badJsonMessage: INVALID_BODY } }, async (req) => {
     const body = ResolveBody.safeParse(req.body);
     if (!body.success) throw badRequest(INVALID_BODY, { details: z.flattenError(body.error) });
-    const approval = broker.resolveApproval(req.params.id, body.data.decision);
+    // The route acts for the person at the dashboard (behind the gate when it is on): an operator.
+    const approval = broker.resolveApproval(operatorPrincipal('http'), req.params.id, body.data.decision);
     if (!approval) throw new HttpError(404, 'approval not found');
     return { ok: true, approval };
   });

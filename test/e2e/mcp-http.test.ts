@@ -21,8 +21,10 @@ const INIT = {
   params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '0' } },
 };
 
-async function connect(t: TestContext, base: string, server: string, query = ''): Promise<{ client: Client; transport: StreamableHTTPClientTransport }> {
-  const transport = new StreamableHTTPClientTransport(new URL(`${base}/api/mcp/${server}${query}`));
+async function connect(
+  t: TestContext, base: string, server: string, query = '', headers: Record<string, string> = {},
+): Promise<{ client: Client; transport: StreamableHTTPClientTransport }> {
+  const transport = new StreamableHTTPClientTransport(new URL(`${base}/api/mcp/${server}${query}`), { requestInit: { headers } });
   const client = new Client({ name: 'svc-test', version: '0.0.0' });
   await client.connect(transport);
   t.after(() => client.close());
@@ -46,8 +48,36 @@ function errText(r: CallToolResult): string {
   return (r.content[0] as { text: string }).text;
 }
 
-async function rawInit(base: string, server: string, query = ''): Promise<Response> {
-  return fetch(`${base}/api/mcp/${server}${query}`, { method: 'POST', headers: MCP_HEADERS, body: JSON.stringify(INIT) });
+async function rawInit(base: string, server: string, query = '', headers: Record<string, string> = {}): Promise<Response> {
+  return fetch(`${base}/api/mcp/${server}${query}`, { method: 'POST', headers: { ...MCP_HEADERS, ...headers }, body: JSON.stringify(INIT) });
+}
+
+/** The binding header an operator pastes: minted by GET /api/mcp/config?agentId= (the cli-a http snippet's structured form). */
+async function bindingFor(base: string, server: string, agentId: string): Promise<Record<string, string>> {
+  const res = await fetch(`${base}/api/mcp/config?server=${server}&agentId=${encodeURIComponent(agentId)}`);
+  assert.equal(res.status, 200);
+  const { config } = (await res.json()) as { config: { structured: { headers: Record<string, string> } } };
+  const token = config.structured.headers['X-Svc-Mcp-Binding'];
+  assert.ok(token);
+  return { 'X-Svc-Mcp-Binding': token };
+}
+
+type Approval = { id: string; toolName: string; agentId: string | null };
+
+async function pendingApproval(base: string, toolName: string): Promise<Approval> {
+  for (let i = 0; i < 200; i++) {
+    const found = ((await (await fetch(`${base}/api/tools/approvals`)).json()) as { approvals: Approval[] }).approvals.find((a) => a.toolName === toolName);
+    if (found) return found;
+    await sleep(25);
+  }
+  throw new Error('no pending approval');
+}
+
+async function resolveVia(base: string, id: string, decision: string): Promise<void> {
+  const r = await fetch(`${base}/api/tools/approvals/${id}/resolve`, {
+    method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ decision }),
+  });
+  assert.equal(r.status, 200);
 }
 
 async function expectRpc400(r: Response, message: string, status = 400): Promise<void> {
@@ -109,7 +139,7 @@ void test('Tools broker and MCP: Streamable HTTP sessions, tasks and teamchat to
   });
 
   await t.test('Tools broker and MCP: tools run through the broker as the bound agent; delete_path waits for the dashboard\'s approval', async (t) => {
-    const { client } = await connect(t, base, 'tools', '?agentId=agent-9');
+    const { client } = await connect(t, base, 'tools', '', await bindingFor(base, 'tools', 'agent-9'));
     const echoed = await call(client, 'echo', { text: 'over http' });
     assert.deepEqual([echoed.isError ?? false, (echoed.content[0] as { text: string }).text], [false, 'over http']);
     assert.notEqual((await call(client, 'note', { text: 'ship it on monday' })).isError, true);
@@ -119,13 +149,7 @@ void test('Tools broker and MCP: Streamable HTTP sessions, tasks and teamchat to
     mkdirSync(join(srv.home, 'workspace'), { recursive: true });
     writeFileSync(join(srv.home, 'workspace', 'keep.txt'), 'precious');
     const pending = call(client, 'delete_path', { path: 'keep.txt' });
-    type Approval = { id: string; toolName: string; agentId: string };
-    let approval: Approval | undefined;
-    for (let i = 0; i < 200 && !approval; i++) {
-      approval = ((await (await fetch(`${base}/api/tools/approvals`)).json()) as { approvals: Approval[] }).approvals.find((a) => a.toolName === 'delete_path');
-      if (!approval) await sleep(25);
-    }
-    assert.ok(approval);
+    const approval = await pendingApproval(base, 'delete_path');
     assert.equal(approval.agentId, 'agent-9');
     const denied = await fetch(`${base}/api/tools/approvals/${approval.id}/resolve`, {
       method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ decision: 'deny' }),
@@ -140,6 +164,38 @@ void test('Tools broker and MCP: Streamable HTTP sessions, tasks and teamchat to
       ['note', 'before', 'allow'], ['note', 'after', null],
       ['delete_path', 'before', 'require_approval'], ['delete_path', 'after', null],
     ]);
+  });
+
+  await t.test('Security (issue 15 #6): the tools server refuses ?agentId= and unknown bindings; allow_always is sticky for the bound agent only', async (t) => {
+    for (const q of ['?agentId=agent-9', '?taskId=t', '?tenantId=n']) {
+      const key = q.slice(1, q.indexOf('='));
+      await expectRpc400(await rawInit(base, 'tools', q), `Bad Request: ${key} no longer binds an identity (any caller could choose it): ` +
+        'ask svc for a binding (GET /api/mcp/config?server=tools&agentId=<agent>) and send it in the X-Svc-Mcp-Binding header');
+    }
+    await expectRpc400(await rawInit(base, 'tools', '', { 'X-Svc-Mcp-Binding': 'svc_mcp_' + 'x'.repeat(43) }),
+      'Bad Request: X-Svc-Mcp-Binding is not a binding svc knows (unknown or revoked): ask svc for a new one');
+
+    const ws = join(srv.home, 'workspace');
+    mkdirSync(ws, { recursive: true });
+    for (const f of ['s1.txt', 's2.txt', 's3.txt']) writeFileSync(join(ws, f), 'x');
+    const bound = await connect(t, base, 'tools', '', await bindingFor(base, 'tools', 'sticky-agent'));
+    const first = call(bound.client, 'delete_path', { path: 's1.txt' });
+    const row = await pendingApproval(base, 'delete_path');
+    assert.equal(row.agentId, 'sticky-agent');
+    await resolveVia(base, row.id, 'allow_always');
+    assert.notEqual((await first).isError, true);
+    // The same agent through another minted binding (a new session) is not asked again.
+    const again = await connect(t, base, 'tools', '', await bindingFor(base, 'tools', 'sticky-agent'));
+    assert.notEqual((await call(again.client, 'delete_path', { path: 's2.txt' })).isError, true);
+    assert.equal(existsSync(join(ws, 's2.txt')), false);
+    // An anonymous session is asked (and denied here): it cannot ride the agent's allow_always.
+    const anon = await connect(t, base, 'tools');
+    const asked = call(anon.client, 'delete_path', { path: 's3.txt' });
+    const anonRow = await pendingApproval(base, 'delete_path');
+    assert.equal(anonRow.agentId, null);
+    await resolveVia(base, anonRow.id, 'deny');
+    assert.match(errText(await asked), /denied by a human/);
+    assert.ok(existsSync(join(ws, 's3.txt')));
   });
 
   await t.test('Tools broker and MCP: tasks tools create, list, claim (a second claim loses with the route\'s rule) and comment', async (t) => {
@@ -240,6 +296,19 @@ void test('Tools broker and MCP: Streamable HTTP sessions, tasks and teamchat to
     // Unbound posts write no event (only the bound session's one exists).
     const feed = (await (await fetch(`${base}/api/obs/events?kinds=team_chat_post`)).json()) as { events: unknown[] };
     assert.equal(feed.events.length, 1);
+  });
+
+  await t.test('Security (issue 15 #6): a minted binding names the memory scope and the teamchat author', async (t) => {
+    const memory = await connect(t, base, 'memory', '', await bindingFor(base, 'memory', 'mem-agent'));
+    const saved = ok<{ memory: { agentId: string } }>(await call(memory.client, 'memory_save', { content: 'bound by a minted binding' }));
+    assert.equal(saved.memory.agentId, 'mem-agent');
+    assert.match(errText(await call(memory.client, 'memory_save', { content: 'x', agentId: 'someone-else' })), /bound to its memory scope: agentId/);
+    await expectRpc400(await rawInit(base, 'memory', '?scopeAgentId=someone-else', await bindingFor(base, 'memory', 'mem-agent')),
+      "Bad Request: scopeAgentId conflicts with the session's binding: leave it out, the binding sets it");
+
+    const chat = await connect(t, base, 'teamchat', '?roomTeamId=violet', await bindingFor(base, 'teamchat', 'chat-agent'));
+    const { post, bound } = ok<{ post: Post; bound: boolean }>(await call(chat.client, 'team_chat_post', { text: 'hi', authorAgentId: 'mallory' }));
+    assert.deepEqual([bound, post.room, post.authorAgentId], [true, 'team:violet', 'chat-agent']);
   });
 
   await t.test('Tools broker and MCP: session errors are JSON-RPC -32000 at HTTP 400 with the spec\'s messages', async () => {

@@ -100,7 +100,13 @@ void test('Command-line launcher: the stdio tools and memory binaries serve ever
   // The dashboard, a separate process on the same home: the approval is resolved through its route.
   const svc = await startServer({ home });
   t.after(() => svc.stop());
-  const env = childEnv(home, { SVC_MCP_AGENT_ID: 'agent-7' });
+  // The operator's step: the stdio snippet for agent-7 carries its minted binding (SVC_MCP_BINDING).
+  const cfg = (await (await fetch(`${svc.base}/api/mcp/config?server=tools&runtime=cli-a&transport=stdio&agentId=agent-7`)).json()) as {
+    config: { structured: { env: Record<string, string> } };
+  };
+  const binding = cfg.config.structured.env.SVC_MCP_BINDING;
+  assert.match(binding ?? '', /^svc_mcp_/);
+  const env = childEnv(home, { SVC_MCP_BINDING: binding as string });
 
   const tools = await spawnServer(t, 'tools', env);
   assert.deepEqual((await tools.client.listTools()).tools.map((x) => x.name).sort(), ['delete_path', 'echo', 'note']);
@@ -145,6 +151,22 @@ void test('Command-line launcher: the stdio tools and memory binaries serve ever
   assert.deepEqual(found.hits.map((h) => h.id), [saved.memory.id]);
   const page = ok<{ memories: Array<{ id: string }>; nextCursor: string | null }>(await memory.client.callTool({ name: 'memory_browse', arguments: {} }));
   assert.deepEqual(page.memories.map((m) => m.id), [saved.memory.id]);
+});
+
+void test('Security (issue 15 #6): the stdio tools binary refuses SVC_MCP_AGENT_ID and an unknown SVC_MCP_BINDING at start, saying how to get a binding', async (t) => {
+  const home = tempHome('svc-mcp-stdio-bind-');
+  t.after(() => removeHome(home));
+  for (const [extra, message] of [
+    [{ SVC_MCP_AGENT_ID: 'agent-7' }, 'SVC_MCP_AGENT_ID no longer binds an identity (any caller could choose it): ask svc for a binding (GET /api/mcp/config?server=tools&transport=stdio&agentId=<agent>) and set SVC_MCP_BINDING'],
+    [{ SVC_MCP_BINDING: 'svc_mcp_not-a-real-one' }, 'SVC_MCP_BINDING is not a binding svc knows (unknown or revoked): ask svc for a new one'],
+  ] as const) {
+    const proc = spawn(process.execPath, [join(BIN_DIR, 'tools.js')], { env: childEnv(home, extra), stdio: ['pipe', 'pipe', 'pipe'] });
+    let err = '';
+    proc.stderr.on('data', (d: Buffer) => (err += d.toString()));
+    const [code] = (await once(proc, 'exit')) as [number | null];
+    assert.equal(code, 1, err);
+    assert.ok(err.includes(message), err);
+  }
 });
 
 void test('Command-line launcher: several stdio binaries writing tasks, posts and memories to one database in parallel lose nothing', async (t) => {

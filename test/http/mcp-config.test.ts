@@ -86,6 +86,50 @@ void test('Tools broker and MCP: GET /api/mcp/config refuses an unknown server, 
   }
 });
 
+void test('Security (issue 15 #6): GET /api/mcp/config?agentId= mints a binding for that agent and puts it in the snippet (header for http, SVC_MCP_BINDING for stdio)', async (t) => {
+  const { app, runtime, config } = await buildTestApp(t);
+  runtime.setBoundPort(45_678);
+  const tokens = () => runtime.deps.db.prepare('SELECT agent_id AS agentId, team_id AS teamId, token_sha256 AS hash FROM agent_tokens ORDER BY rowid').all() as Array<{ agentId: string; teamId: string | null; hash: string }>;
+  await app.inject('/api/mcp/config?server=tools');
+  assert.deepEqual(tokens(), [], 'no agentId: nothing is minted');
+
+  const res = await app.inject('/api/mcp/config?server=tools&runtime=gateway&agentId=researcher&teamId=red');
+  assert.equal(res.statusCode, 200, res.body);
+  assert.equal(res.headers['cache-control'], 'no-store');
+  const c = (res.json() as { config: AttachConfig }).config;
+  assert.equal(c.id, 'svc-tools-researcher');
+  const entry = (c.structured as { mcp: { servers: Record<string, { transport: string; url: string; headers: Record<string, string> }> } }).mcp.servers['svc-tools-researcher'];
+  assert.ok(entry);
+  assert.deepEqual([entry.transport, entry.url], ['streamable-http', 'http://127.0.0.1:45678/api/mcp/tools']);
+  const token = entry.headers['X-Svc-Mcp-Binding'] ?? '';
+  assert.match(token, /^svc_mcp_[A-Za-z0-9_-]{43}$/);
+  assert.deepEqual(JSON.parse(c.snippet), c.structured);
+  const [row] = tokens();
+  assert.deepEqual([row?.agentId, row?.teamId], ['researcher', 'red']);
+  assert.ok(row && !row.hash.includes(token) && row.hash.length === 64, 'only the SHA-256 is stored');
+
+  const stdio = (await app.inject('/api/mcp/config?server=memory&runtime=cli-b&transport=stdio&agentId=researcher')).json() as { config: AttachConfig };
+  const env = (stdio.config.structured as { mcp_servers: Record<string, { env: Record<string, string> }> }).mcp_servers['svc-memory-researcher']?.env;
+  assert.equal(env?.SVC_DB_PATH, config.dbPath);
+  assert.match(env?.SVC_MCP_BINDING ?? '', /^svc_mcp_/);
+  assert.notEqual(env?.SVC_MCP_BINDING, token, 'each call mints a new binding');
+  assert.equal(tokens().length, 2);
+
+  const cases: Array<[string, string]> = [
+    ['agentId=', 'invalid agentId: must not be blank'],
+    ['agentId=a%20b', 'invalid agentId: must not hold spaces or control characters'],
+    ['agentId=a&agentId=b', 'agentId must be given once, as one id'],
+    ['teamId=red', "teamId binds only with agentId: it is a field of an agent's binding"],
+    [`agentId=${'x'.repeat(201)}`, 'invalid agentId: must be at most 200 characters'],
+  ];
+  for (const [q, error] of cases) {
+    const bad = await app.inject(`/api/mcp/config?server=tools&${q}`);
+    assert.equal(bad.statusCode, 400, q);
+    assert.deepEqual(bad.json(), { error }, q);
+  }
+  assert.equal(tokens().length, 2, 'a refused request mints nothing');
+});
+
 void test('Tools broker and MCP: the attach URL comes from the bound loopback port, never from the Host header', async (t) => {
   const { app, runtime } = await buildTestApp(t, { env: { SVC_API_PORT: '19999' } });
   const get = async (host: string) =>
@@ -103,28 +147,33 @@ void test('Tools broker and MCP: GET /api/mcp/config falls back to port 18790 wi
   assert.deepEqual(res.config.structured, { mcp: { servers: { 'svc-tasks': { transport: 'streamable-http', url: 'http://127.0.0.1:18790/api/mcp/tasks' } } } });
 });
 
-void test('Tools broker and MCP: with the access gate on, http snippets carry a cookie header placeholder and never the token', async (t) => {
+void test('Tools broker and MCP: with the access gate on, http snippets carry an Authorization: Bearer placeholder and never the token', async (t) => {
   const token = 'gate-token-0123456789';
   const { app } = await buildTestApp(t, { env: { STUDIO_ACCESS_TOKEN: token } });
   const denied = await app.inject('/api/mcp/config');
   assert.equal(denied.statusCode, 401);
-  const cookie = `svc_access=${token}`;
+  // A program (the attached runtime) presents the token as a bearer credential.
+  const auth = { authorization: `Bearer ${token}` };
   for (const rt of RUNTIMES) {
-    const res = await app.inject({ url: `/api/mcp/config?runtime=${rt}`, headers: { cookie } });
+    const res = await app.inject({ url: `/api/mcp/config?runtime=${rt}`, headers: auth });
     assert.equal(res.statusCode, 200);
     assert.ok(!res.body.includes(token), 'the real token is never printed');
-    assert.ok(res.body.includes('svc_access=<STUDIO_ACCESS_TOKEN>'), res.body);
+    assert.ok(res.body.includes('Bearer <STUDIO_ACCESS_TOKEN>'), res.body);
+    assert.ok(!res.body.includes('svc_access'), 'the session cookie is the browser\'s, not a program\'s');
   }
-  const a = (await app.inject({ url: '/api/mcp/config', headers: { cookie } })).json() as { config: AttachConfig };
-  assert.match(a.config.snippet, / --header 'Cookie: svc_access=<STUDIO_ACCESS_TOKEN>'$/);
-  // The MCP endpoints sit behind the same gate: without the cookie, 401; with it, the transport answers.
+  const a = (await app.inject({ url: '/api/mcp/config', headers: auth })).json() as { config: AttachConfig };
+  assert.match(a.config.snippet, / --header 'Authorization: Bearer <STUDIO_ACCESS_TOKEN>'$/);
+  const stdio = (await app.inject({ url: '/api/mcp/config?transport=stdio', headers: auth })).json() as { config: AttachConfig };
+  assert.ok(!stdio.config.snippet.includes('STUDIO_ACCESS_TOKEN'), 'a stdio binary opens the database itself: no gate, no placeholder');
+
+  // The MCP endpoints sit behind the same gate: without the token, 401; with it as a bearer credential, the transport answers.
   const init = {
     jsonrpc: '2.0', id: 1, method: 'initialize',
     params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'x', version: '0' } },
   };
   const headers = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
   assert.equal((await app.inject({ method: 'POST', url: '/api/mcp/tasks', headers, payload: init })).statusCode, 401);
-  const noSession = await app.inject({ method: 'POST', url: '/api/mcp/tasks', headers: { ...headers, cookie }, payload: { jsonrpc: '2.0', id: 2, method: 'tools/list' } });
+  const noSession = await app.inject({ method: 'POST', url: '/api/mcp/tasks', headers: { ...headers, ...auth }, payload: { jsonrpc: '2.0', id: 2, method: 'tools/list' } });
   assert.equal(noSession.statusCode, 400);
   assert.equal((noSession.json() as { error: { code: number } }).error.code, -32000);
 });

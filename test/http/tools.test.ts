@@ -16,6 +16,7 @@ import { createTx } from '../../shared/db/tx.ts';
 import { createEventLog } from '../../shared/events/event-log.ts';
 import { createLogger } from '../../shared/log.ts';
 import { createRedactor } from '../../shared/redact.ts';
+import { createAgentTokenStore } from '../../shared/agent-tokens/index.ts';
 import { buildTestApp, type TestApp } from '../helpers/app.ts';
 
 const SECRET = 'sk-abcdefghijklmnopqrstuvwxyz0123';
@@ -214,7 +215,7 @@ void test('Tools broker and MCP → POST /api/tools/approvals/:id/resolve: 400 w
   const again = await resolve(ta.app, row.id, { decision: 'allow_always' });
   assert.equal(again.statusCode, 200);
   assert.deepEqual(again.json(), { ok: true, approval: denied });
-  assert.equal(ta.runtime.deps.broker.hasStickyAllow('delete_path', 'a'), false);
+  assert.equal(ta.runtime.deps.broker.hasStickyAllow('delete_path', { agentId: 'a', agentTokenId: 'any' }), false);
 });
 
 function app400(app: FastifyInstance, id: string) {
@@ -246,8 +247,12 @@ void test('Tool approval → expiry: past expiresAt the row is no longer listed,
 void test('Tool approval → allow_always is sticky per tool and agent: a later call by that agent skips the prompt, others are still asked', async (t) => {
   const ta = await buildTestApp(t);
   const { broker } = ta.runtime.deps;
+  // Security (issue 15 #6): the agent identity that holds a sticky allow_always is one a minted binding vouched for.
+  const tokens = createAgentTokenStore(ta.runtime.deps.db);
+  const alice = { agentId: 'alice', agentTokenId: tokens.mint('mcp', { agentId: 'alice' }).binding.id };
+  const bob = { agentId: 'bob', agentTokenId: tokens.mint('mcp', { agentId: 'bob' }).binding.id };
   workspaceFile(ta, 'one.txt');
-  const first = broker.call('delete_path', { path: 'one.txt' }, { agentId: 'alice' });
+  const first = broker.call('delete_path', { path: 'one.txt' }, alice);
   const [row] = await waitFor(async () => {
     const list = await pending(ta.app);
     return list.length ? list : undefined;
@@ -257,22 +262,22 @@ void test('Tool approval → allow_always is sticky per tool and agent: a later 
   assert.equal((await first).isError, false);
 
   workspaceFile(ta, 'two.txt');
-  const second = await broker.call('delete_path', { path: 'two.txt' }, { agentId: 'alice' });
+  const second = await broker.call('delete_path', { path: 'two.txt' }, alice);
   assert.equal(second.isError, false, second.text);
   assert.equal(second.decision, 'allow');
   assert.equal(second.approvalId, null);
   assert.deepEqual(await pending(ta.app), []);
 
-  // Another agent, and an anonymous caller, are still asked.
+  // Another agent, an anonymous caller and a caller that only names alice (no binding) are still asked.
   workspaceFile(ta, 'three.txt');
-  for (const agentId of ['bob', null]) {
+  for (const who of [bob, { agentId: null }, { agentId: 'alice' }]) {
     const ac = new AbortController();
-    const other = broker.call('delete_path', { path: 'three.txt' }, { agentId, signal: ac.signal });
+    const other = broker.call('delete_path', { path: 'three.txt' }, { ...who, signal: ac.signal });
     const list = await waitFor(async () => {
-    const list = await pending(ta.app);
-    return list.length ? list : undefined;
-  });
-    assert.equal(list[0]?.agentId, agentId);
+      const list = await pending(ta.app);
+      return list.length ? list : undefined;
+    });
+    assert.equal(list[0]?.agentId, who.agentId);
     ac.abort();
     const r = await other;
     assert.equal(r.outcome, 'cancelled');

@@ -9,11 +9,16 @@ import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { createAgentTokenStore } from '../../shared/agent-tokens/index.ts';
 import { workspaceDir } from '../../shared/broker/index.ts';
+import { withMinted } from '../../shared/mcp/binding.ts';
 import { createToolsServer } from '../../shared/mcp/tools-server.ts';
 import type { McpBinding } from '../../shared/mcp/types.ts';
+import { operatorPrincipal } from '../../supervisor/operator-principal.ts';
 import { buildTestApp, type TestApp } from '../helpers/app.ts';
 import { connectInMemory } from '../helpers/mcp.ts';
+
+const OP = operatorPrincipal('http');
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -57,7 +62,8 @@ void test('Tools broker and MCP → tools server: delete_path blocks until appro
   const ws = workspaceDir(ta.runtime.deps.paths);
   mkdirSync(ws, { recursive: true });
   writeFileSync(join(ws, 'f.txt'), 'x');
-  const client = await connect(t, ta, { agentId: 'bound-agent' });
+  const minted = createAgentTokenStore(ta.runtime.deps.db).mint('mcp', { agentId: 'bound-agent' }).binding;
+  const client = await connect(t, ta, withMinted('tools', {}, minted));
   let settled = false;
   const call = client.callTool({ name: 'delete_path', arguments: { path: 'f.txt' } }).finally(() => (settled = true));
   const row = await nextPending(ta);
@@ -65,7 +71,7 @@ void test('Tools broker and MCP → tools server: delete_path blocks until appro
   await sleep(50);
   assert.equal(settled, false, 'the call is still blocked');
   assert.ok(existsSync(join(ws, 'f.txt')));
-  ta.runtime.deps.broker.resolveApproval(row.id, 'allow_once');
+  ta.runtime.deps.broker.resolveApproval(OP, row.id, 'allow_once');
   const r = (await call) as CallToolResult;
   assert.equal(r.isError, false, textOf(r));
   assert.equal(existsSync(join(ws, 'f.txt')), false);
@@ -80,7 +86,7 @@ void test('Tools broker and MCP → tools server: a denied call is an error resu
   const call = client.callTool({ name: 'delete_path', arguments: { path: 'g.txt' } });
   const row = await nextPending(ta);
   assert.equal(row.agentId, null);
-  ta.runtime.deps.broker.resolveApproval(row.id, 'deny');
+  ta.runtime.deps.broker.resolveApproval(OP, row.id, 'deny');
   const r = (await call) as CallToolResult;
   assert.equal(r.isError, true);
   assert.match(textOf(r), /denied/);
@@ -96,4 +102,18 @@ void test('Tools broker and MCP → tools server: a denied call is an error resu
   assert.equal(ta.runtime.deps.broker.waiting(), 0, 'the server stopped waiting');
   assert.deepEqual(ta.runtime.deps.broker.pendingApprovals(), []);
   assert.ok(existsSync(join(ws, 'g.txt')));
+});
+
+void test('Security (issue 15 #6): a tools session whose binding names an agent without a minted token is anonymous', async (t) => {
+  const ta = await buildTestApp(t);
+  const ws = workspaceDir(ta.runtime.deps.paths);
+  mkdirSync(ws, { recursive: true });
+  writeFileSync(join(ws, 'h.txt'), 'x');
+  const client = await connect(t, ta, { agentId: 'claimed-agent', taskId: 'claimed-task' });
+  const ac = new AbortController();
+  const call = client.callTool({ name: 'delete_path', arguments: { path: 'h.txt' } }, undefined, { signal: ac.signal });
+  const row = await nextPending(ta);
+  assert.deepEqual([row.agentId, row.taskId], [null, null]);
+  ac.abort();
+  await assert.rejects(call);
 });

@@ -10,6 +10,10 @@ import { join } from 'node:path';
 import { createApprovalStore } from '../../shared/broker/approvals.ts';
 import { createApprovalWaiter } from '../../shared/broker/waiter.ts';
 import { openDatabase, type Db } from '../../shared/db/open.ts';
+import { OperatorRequiredError } from '../../shared/broker/operator.ts';
+import { isOperatorPrincipal, operatorPrincipal } from '../../supervisor/operator-principal.ts';
+
+const OP = operatorPrincipal('http');
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -27,8 +31,8 @@ function twoConnections(t: TestContext): { a: Db; b: Db } {
 
 function setup(t: TestContext, checkMs = 20) {
   const { a, b } = twoConnections(t);
-  const storeA = createApprovalStore(a);
-  const storeB = createApprovalStore(b);
+  const storeA = createApprovalStore(a, isOperatorPrincipal);
+  const storeB = createApprovalStore(b, isOperatorPrincipal);
   let reads = 0;
   const waiter = createApprovalWaiter({
     db: a,
@@ -41,7 +45,7 @@ function setup(t: TestContext, checkMs = 20) {
     onError: (err) => assert.fail(String(err)),
   });
   const open = (ttlMs = 60_000) =>
-    storeA.open({ toolName: 'delete_path', agentId: 'x', argsSummary: null, reason: null, taskId: null, tenantId: null, ttlMs }, Date.now());
+    storeA.open({ toolName: 'delete_path', agentId: 'x', agentTokenId: 'token-of-x', argsSummary: null, reason: null, taskId: null, tenantId: null, ttlMs }, Date.now());
   return { a, b, storeA, storeB, waiter, open, reads: () => reads };
 }
 
@@ -59,7 +63,7 @@ void test('Tool approval → waiter: no row reads while nothing changes; a commi
   assert.equal(s.waiter.size(), 1);
 
   const at = Date.now();
-  s.storeB.resolve(row.id, 'allow_always', Date.now());
+  s.storeB.resolve(OP, row.id, 'allow_always', Date.now());
   const outcome = await wait;
   assert.ok(Date.now() - at < 200);
   assert.equal(outcome.status, 'allow_always');
@@ -71,7 +75,7 @@ void test('Tool approval → waiter: a resolve on the same connection wakes it t
   const s = setup(t, 10_000);
   const row = s.open();
   const wait = s.waiter.wait(row.id);
-  s.storeA.resolve(row.id, 'deny', Date.now());
+  s.storeA.resolve(OP, row.id, 'deny', Date.now());
   s.waiter.notify(row.id);
   const outcome = await Promise.race([wait, sleep(100).then(() => null)]);
   assert.equal(outcome?.status, 'deny');
@@ -98,7 +102,7 @@ void test('Tool approval → waiter: expiry is a denial, abort is cancelled, a d
 
   // A resolved row answers at once; an unknown id counts as expired.
   const done = s.open();
-  s.storeA.resolve(done.id, 'allow_once', Date.now());
+  s.storeA.resolve(OP, done.id, 'allow_once', Date.now());
   assert.equal((await s.waiter.wait(done.id)).status, 'allow_once');
   assert.equal((await s.waiter.wait('nope')).status, 'expired');
 });
@@ -106,17 +110,46 @@ void test('Tool approval → waiter: expiry is a denial, abort is cancelled, a d
 void test('Tool approval → store: resolve only while pending and unexpired; sticky needs a named agent', (t) => {
   const s = setup(t);
   const row = s.open();
-  const r1 = s.storeA.resolve(row.id, 'allow_always', 1_000_000_000_000_000);
+  const r1 = s.storeA.resolve(OP, row.id, 'allow_always', 1_000_000_000_000_000);
   assert.equal(r1?.changed, false, 'past expiresAt: no update');
-  const r2 = s.storeA.resolve(row.id, 'allow_always', Date.now());
+  const r2 = s.storeA.resolve(OP, row.id, 'allow_always', Date.now());
   assert.equal(r2?.changed, true);
   assert.equal(r2?.approval.status, 'allow_always');
-  const r3 = s.storeA.resolve(row.id, 'deny', Date.now());
+  const r3 = s.storeA.resolve(OP, row.id, 'deny', Date.now());
   assert.equal(r3?.changed, false);
   assert.equal(r3?.approval.status, 'allow_always');
-  assert.equal(s.storeA.resolve('missing', 'deny', Date.now()), null);
-  assert.equal(s.storeA.hasStickyAllow('delete_path', 'x'), true);
-  assert.equal(s.storeA.hasStickyAllow('delete_path', 'y'), false);
-  assert.equal(s.storeA.hasStickyAllow('echo', 'x'), false);
-  assert.equal(s.storeA.hasStickyAllow('delete_path', null), false);
+  assert.equal(s.storeA.resolve(OP, 'missing', 'deny', Date.now()), null);
+  const caller = (agentId: string | null, agentTokenId: string | null = 'some-token') => ({ agentId, agentTokenId });
+  assert.equal(s.storeA.hasStickyAllow('delete_path', caller('x')), true);
+  assert.equal(s.storeA.hasStickyAllow('delete_path', caller('y')), false);
+  assert.equal(s.storeA.hasStickyAllow('echo', caller('x')), false);
+  assert.equal(s.storeA.hasStickyAllow('delete_path', caller(null)), false);
+});
+
+void test('Security (issue 15 #6): a sticky allow_always is held and used only by an agent a minted token vouched for', (t) => {
+  const s = setup(t);
+  const open = (agentId: string | null, agentTokenId: string | null) =>
+    s.storeA.open({ toolName: 'delete_path', agentId, agentTokenId, argsSummary: null, reason: null, taskId: null, tenantId: null, ttlMs: 60_000 }, Date.now());
+  // A row whose agent id nobody vouched for (a query parameter, before this fix) never answers for that agent.
+  s.storeA.resolve(OP, open('claimed', null).id, 'allow_always', Date.now());
+  assert.equal(s.storeA.hasStickyAllow('delete_path', { agentId: 'claimed', agentTokenId: 'tok' }), false);
+  // A vouched-for row answers only to a caller that is vouched for too.
+  s.storeA.resolve(OP, open('bound', 'tok').id, 'allow_always', Date.now());
+  assert.equal(s.storeA.hasStickyAllow('delete_path', { agentId: 'bound', agentTokenId: 'another-token-of-bound' }), true);
+  assert.equal(s.storeA.hasStickyAllow('delete_path', { agentId: 'bound', agentTokenId: null }), false, 'the same agent id without a token is asked');
+  // A token with no agent vouches for nothing.
+  assert.equal(open(null, 'tok').agentId, null);
+  assert.equal(s.a.prepare('SELECT COUNT(*) FROM tool_approvals WHERE agent_id IS NULL AND agent_token_id IS NOT NULL').pluck().get(), 0);
+});
+
+void test('Security (issue 15 #6): resolving takes an operator principal; a look-alike or a store without a check refuses', (t) => {
+  const s = setup(t);
+  const row = s.open();
+  const forged = { kind: 'operator', via: 'http' };
+  assert.throws(() => s.storeA.resolve(forged, row.id, 'allow_always', Date.now()), OperatorRequiredError);
+  assert.throws(() => s.storeA.resolve({ ...OP }, row.id, 'allow_always', Date.now()), OperatorRequiredError, 'a copy is not the principal');
+  const unchecked = createApprovalStore(s.b);
+  assert.throws(() => unchecked.resolve(OP, row.id, 'allow_always', Date.now()), /only an operator \(the dashboard\) can resolve an approval/);
+  assert.equal(s.storeA.get(row.id)?.status, 'pending');
+  assert.equal(s.storeA.resolve(OP, row.id, 'deny', Date.now())?.approval.status, 'deny');
 });

@@ -10,7 +10,8 @@ import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { McpError, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { loadConfig } from '../../shared/config.ts';
 import { createLogger } from '../../shared/log.ts';
-import { BindingError, bindingFromEnv, bindingFromQuery } from '../../shared/mcp/binding.ts';
+import { createAgentTokenStore } from '../../shared/agent-tokens/index.ts';
+import { BindingError, bindingFromEnv, bindingFromQuery, httpSessionBinding, stdioSessionBinding } from '../../shared/mcp/binding.ts';
 import { mcpAttachConfig, shellWord } from '../../shared/mcp/config-snippet.ts';
 import { createMcpContext, stdioRedactor } from '../../shared/mcp/context.ts';
 import { listToolNames } from '../../shared/mcp/probe.ts';
@@ -108,8 +109,45 @@ void test('Tools broker and MCP: the session binding is read from the attach que
   const env: Record<string, string> = { SVC_MCP_ROOM_TEAM_ID: 'red', SVC_MCP_POST_AUTHOR_AGENT_ID: 'bob', SVC_MCP_SCOPE_TEAM_ID: 'm' };
   assert.deepEqual(bindingFromEnv('teamchat', (k) => env[k]), { roomTeamId: 'red', postAuthorAgentId: 'bob' });
   assert.deepEqual(bindingFromEnv('memory', (k) => env[k]), { scopeTeamId: 'm' });
-  assert.deepEqual(bindingFromQuery('tools', { agentId: 'a1', taskId: 't1', scopeTeamId: 'x' }), { agentId: 'a1', taskId: 't1' });
-  assert.deepEqual(bindingFromEnv('tools', (k) => ({ SVC_MCP_AGENT_ID: 'a2', SVC_MCP_TENANT_ID: 'n' })[k]), { agentId: 'a2', tenantId: 'n' });
+  assert.deepEqual(bindingFromQuery('tools', { scopeTeamId: 'x', agentId: '' }), {}, 'tools takes no query binding; a blank retired parameter is absent');
+});
+
+void test('Security (issue 15 #6): the tools server\'s agentId, taskId and tenantId parameters no longer bind; the refusal says how to get a binding', () => {
+  for (const key of ['agentId', 'taskId', 'tenantId']) {
+    assert.throws(() => bindingFromQuery('tools', { [key]: 'a1' }), (err: Error) =>
+      err instanceof BindingError && err.message.startsWith(`${key} no longer binds an identity`) &&
+      err.message.includes('GET /api/mcp/config?server=tools&agentId=<agent>') && err.message.includes('X-Svc-Mcp-Binding header'));
+  }
+  assert.throws(() => bindingFromEnv('tools', (k) => ({ SVC_MCP_AGENT_ID: 'a2' })[k]), /SVC_MCP_AGENT_ID no longer binds an identity.*set SVC_MCP_BINDING/);
+  // The memory and teamchat parameters are the spec's and stay.
+  assert.deepEqual(bindingFromQuery('memory', { scopeAgentId: 'a' }), { scopeAgentId: 'a' });
+});
+
+void test('Security (issue 15 #6): a minted binding names the session\'s agent on every server; it is verified, and conflicting parameters are refused', (t) => {
+  const ctx = context(t);
+  const tokens = createAgentTokenStore(ctx.db);
+  const { token, binding } = tokens.mint('mcp', { agentId: 'alice', teamId: 'red', taskId: 'task-1' });
+  assert.match(token, /^svc_mcp_[A-Za-z0-9_-]{43}$/);
+  const stored = ctx.db.prepare('SELECT * FROM agent_tokens').all() as Array<Record<string, unknown>>;
+  assert.equal(stored.length, 1);
+  assert.ok(!JSON.stringify(stored).includes(token.slice(8)), 'only the hash is stored');
+
+  assert.deepEqual(httpSessionBinding('tools', {}, token, tokens), { agentId: 'alice', taskId: 'task-1', agentTokenId: binding.id });
+  assert.deepEqual(httpSessionBinding('memory', { scopeTenantId: 'n' }, token, tokens), {
+    scopeAgentId: 'alice', scopeTeamId: 'red', scopeTenantId: 'n', agentTokenId: binding.id,
+  });
+  assert.deepEqual(httpSessionBinding('teamchat', { roomTeamId: 'red' }, token, tokens), { roomTeamId: 'red', postAuthorAgentId: 'alice', agentTokenId: binding.id });
+  assert.deepEqual(httpSessionBinding('tasks', {}, token, tokens), { agentTokenId: binding.id });
+  assert.deepEqual(stdioSessionBinding('tools', (k) => ({ SVC_MCP_BINDING: token })[k], tokens), { agentId: 'alice', taskId: 'task-1', agentTokenId: binding.id });
+  assert.deepEqual(httpSessionBinding('tools', {}, undefined, tokens), {}, 'no header: anonymous');
+
+  assert.throws(() => httpSessionBinding('memory', { scopeAgentId: 'bob' }, token, tokens), /scopeAgentId conflicts with the session's binding/);
+  assert.throws(() => httpSessionBinding('teamchat', { postAuthorAgentId: 'bob' }, token, tokens), /postAuthorAgentId conflicts/);
+  assert.throws(() => httpSessionBinding('tools', {}, 'svc_mcp_' + 'A'.repeat(43), tokens), /X-Svc-Mcp-Binding is not a binding svc knows/);
+  assert.throws(() => httpSessionBinding('tools', {}, [token, token], tokens), /must be sent once/);
+  assert.throws(() => stdioSessionBinding('tools', (k) => ({ SVC_MCP_BINDING: 'nope' })[k], tokens), /SVC_MCP_BINDING is not a binding svc knows/);
+  assert.ok(tokens.revoke(binding.id));
+  assert.throws(() => httpSessionBinding('tools', {}, token, tokens), /unknown or revoked/);
 });
 
 void test('Tools broker and MCP: attach snippets quote paths for the shell and TOML', () => {
@@ -120,5 +158,11 @@ void test('Tools broker and MCP: attach snippets quote paths for the shell and T
   const bin = join(binDir, 'memory.js');
   assert.equal(c.snippet, `[mcp_servers.svc-memory]\ncommand = "node"\nargs = [${JSON.stringify(bin)}]\nenv = { SVC_DB_PATH = "/d b/svc.db" }\n`);
   const gated = mcpAttachConfig({ server: 'tools', runtime: 'cli-b', transport: 'http', baseUrl: 'http://127.0.0.1:1', binDir, dbPath: '/x', gated: true });
-  assert.equal(gated.snippet, '[mcp_servers.svc-tools]\nurl = "http://127.0.0.1:1/api/mcp/tools"\nhttp_headers = { Cookie = "svc_access=<STUDIO_ACCESS_TOKEN>" }\n');
+  assert.equal(gated.snippet, '[mcp_servers.svc-tools]\nurl = "http://127.0.0.1:1/api/mcp/tools"\nhttp_headers = { Authorization = "Bearer <STUDIO_ACCESS_TOKEN>" }\n');
+  // With a binding: the entry is named for the agent and carries the binding (header for http, variable for stdio).
+  const binding = { token: 'svc_mcp_tok', agentId: 'team.lead/1' };
+  const bound = mcpAttachConfig({ server: 'tools', runtime: 'cli-b', transport: 'http', baseUrl: 'http://127.0.0.1:1', binDir, dbPath: '/x', gated: true, binding });
+  assert.equal(bound.snippet, '[mcp_servers.svc-tools-team_lead_1]\nurl = "http://127.0.0.1:1/api/mcp/tools"\nhttp_headers = { Authorization = "Bearer <STUDIO_ACCESS_TOKEN>", X-Svc-Mcp-Binding = "svc_mcp_tok" }\n');
+  const boundStdio = mcpAttachConfig({ server: 'tools', runtime: 'cli-a', transport: 'stdio', baseUrl: 'http://127.0.0.1:1', binDir: '/b', dbPath: '/x', gated: true, binding });
+  assert.equal(boundStdio.snippet, 'cli-a mcp add --transport stdio svc-tools-team_lead_1 --env SVC_DB_PATH=/x --env SVC_MCP_BINDING=svc_mcp_tok -- node /b/tools.js');
 });
