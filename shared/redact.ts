@@ -1,8 +1,9 @@
 // The one redactor. Every secret-shaped thing that could reach a response, a
 // log line, an event row or an error string passes through here:
 //  - maskData(): deep-masks credential-shaped keys and values of a JSON value;
-//  - redactText(): masks credential-shaped substrings and known secret values
-//    (the gateway token, the access token, provider keys) in free text.
+//  - createRedactor(): also masks the exact secret values in play (the gateway
+//    token, the access token, the master key, provider keys) in free text and
+//    deep values; the event log's write path uses it where the writer has it.
 // Numbers and booleans are never masked, so numeric telemetry survives.
 
 export const MASK = '••••';
@@ -99,20 +100,40 @@ export function maskJsonText(text: string): string {
 export interface Redactor {
   text(s: string): string;
   deep<T>(value: T): T;
+  /**
+   * The exact values it masks, right now. Only for handing to a thread that
+   * writes on svc's behalf (the ingest worker), so its event rows are masked
+   * the same way; never for output of any kind.
+   */
+  secrets(): string[];
 }
 
 const MIN_SECRET_LENGTH = 6;
 
+/**
+ * The values worth matching: set, and long enough not to mask ordinary words;
+ * longest first, so that a secret holding another is masked whole.
+ */
+function usableSecrets(all: Iterable<string | null | undefined>): string[] {
+  const out: string[] = [];
+  for (const s of all) if (s && s.length >= MIN_SECRET_LENGTH && !out.includes(s)) out.push(s);
+  return out.sort((a, b) => b.length - a.length);
+}
+
+function maskWith(s: string, secrets: readonly string[]): string {
+  let out = maskText(s);
+  for (const secret of secrets) if (out.includes(secret)) out = out.split(secret).join(MASK);
+  return out;
+}
+
 export function createRedactor(secrets: () => Iterable<string | null | undefined>): Redactor {
-  const text = (s: string): string => {
-    let out = maskText(s);
-    for (const secret of secrets()) {
-      if (secret && secret.length >= MIN_SECRET_LENGTH && out.includes(secret)) out = out.split(secret).join(MASK);
-    }
-    return out;
+  // The secrets are read once per call, not once per string of a deep walk.
+  const text = (s: string): string => maskWith(s, usableSecrets(secrets()));
+  const deep = (value: unknown): unknown => {
+    const list = usableSecrets(secrets());
+    return walk(value, (s) => maskWith(s, list), 0, false);
   };
-  const deep = (value: unknown): unknown => walk(value, text, 0, false);
-  return { text, deep: <T>(v: T) => deep(v) as T };
+  return { text, deep: <T>(v: T) => deep(v) as T, secrets: () => usableSecrets(secrets()) };
 }
 
 /** Strips the value of an `access_token` query parameter from a URL for logs. */
@@ -130,6 +151,7 @@ export function createLateRedactor(): Redactor & { set(r: Redactor): void } {
   return {
     text: (s) => inner.text(s),
     deep: (v) => inner.deep(v),
+    secrets: () => inner.secrets(),
     set: (r) => {
       inner = r;
     },

@@ -12,6 +12,10 @@
 // The browser's Origin header is passed upstream: the gateway treats a
 // connect with an Origin as a browser's and applies its pairing policy to
 // svc's device (NOT_PAIRED until POST /api/system/approve-device).
+//
+// At most `maxConnections` proxied connections (SVC_MAX_PROXY_CONNECTIONS,
+// upgrades still in their handshake included) are open at once: one more is
+// answered `HTTP/1.1 503` on its socket, which is then closed.
 import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import WebSocket, { WebSocketServer, type RawData } from 'ws';
@@ -41,6 +45,26 @@ export interface ProxyDeps {
   identity: () => DeviceIdentity;
   version: string;
   logger: Logger;
+  /** Proxied connections open at once (config.maxProxyConnections). */
+  maxConnections: number;
+}
+
+export const tooManyProxyConnections = (limit: number) => `too many gateway connections (limit ${limit})`;
+
+/** Answers an upgrade request with 503 and a JSON `{ error }`, then closes the socket. */
+function refuseUpgrade(socket: Duplex, message: string): void {
+  const body = JSON.stringify({ error: message });
+  // After 'upgrade' the HTTP server no longer listens for socket errors: a
+  // client gone before the answer (ECONNRESET) would be an uncaught error.
+  socket.on('error', () => socket.destroy());
+  socket.end(
+    'HTTP/1.1 503 Service Unavailable\r\n' +
+      'Content-Type: application/json; charset=utf-8\r\n' +
+      `Content-Length: ${Buffer.byteLength(body)}\r\n` +
+      'Connection: close\r\n\r\n' +
+      body,
+    () => socket.destroy(),
+  );
 }
 
 /** A close code that may be sent in a close frame (1005, 1006 and 1015 are only ever observed). */
@@ -213,9 +237,33 @@ export function createGatewayProxy(deps: ProxyDeps): GatewayProxy {
     pinger.unref();
   };
 
+  // Upgrades accepted but not yet handed to pipe(): they count toward the cap.
+  let handshaking = 0;
+  let lastRefusalLogged = 0;
+
   return {
     handle: (req: IncomingMessage, socket: Duplex, head: Buffer) => {
-      wss.handleUpgrade(req, socket, head, (browser) => pipe(browser, req));
+      if (open.size + handshaking >= deps.maxConnections) {
+        // Once a minute at most: a flood of refused upgrades must not flood the log too.
+        if (Date.now() - lastRefusalLogged > 60_000) {
+          lastRefusalLogged = Date.now();
+          log.warn({ limit: deps.maxConnections }, 'gateway proxy connections refused: at the limit (SVC_MAX_PROXY_CONNECTIONS)');
+        }
+        return refuseUpgrade(socket, tooManyProxyConnections(deps.maxConnections));
+      }
+      handshaking++;
+      let counted = true;
+      const settle = () => {
+        if (counted) handshaking--;
+        counted = false;
+      };
+      // A handshake that fails (ws answers 400 and destroys the socket) never reaches the callback.
+      socket.once('close', settle);
+      wss.handleUpgrade(req, socket, head, (browser) => {
+        settle();
+        socket.off('close', settle);
+        pipe(browser, req);
+      });
     },
     count: () => open.size,
     closeAll: () => {

@@ -5,12 +5,17 @@
 // and not yet restarted: a request that never reached it cannot have been
 // written, so writing here cannot duplicate it). Rows the worker committed
 // are handed to the live fan-out here, as this thread's own commits are.
+// Either way a batch is masked with the exact secrets in play (the worker is
+// sent them with each batch) and its idempotency key, if any, is honoured.
 import { ingestContract } from '../shared/channels/ingest.ts';
-import { appendIngestBody, type IngestOutcome } from '../shared/events/ingest.ts';
+import type { Db } from '../shared/db/open.ts';
+import type { Tx } from '../shared/db/tx.ts';
+import { createIngestWriter, type IngestOutcome } from '../shared/events/ingest.ts';
 import type { EventLog } from '../shared/events/event-log.ts';
 import type { EventRow } from '../shared/events/types.ts';
 import type { Logger } from '../shared/log.ts';
 import type { SvcPaths } from '../shared/paths.ts';
+import type { Redactor } from '../shared/redact.ts';
 import type { StreamHub } from './stream-hub.ts';
 import { workerEntry, type Service, type Supervisor } from './supervision.ts';
 
@@ -18,8 +23,8 @@ import { workerEntry, type Service, type Supervisor } from './supervision.ts';
 const APPEND_TIMEOUT_MS = 30_000;
 
 export interface IngestService {
-  /** A JSON body's bytes: parsed, normalized (spec POST /api/obs/ingest) and appended. */
-  appendBody(body: Uint8Array, now: number): Promise<IngestOutcome>;
+  /** A JSON body's bytes: parsed, normalized (spec POST /api/obs/ingest) and appended, once per idempotency key. */
+  appendBody(body: Uint8Array, now: number, key?: string): Promise<IngestOutcome>;
   /** The worker's counters (health's `workers`), or null when it does not run or answer. */
   stats(): Promise<Record<string, number> | null>;
 }
@@ -27,7 +32,11 @@ export interface IngestService {
 export function createIngestService(opts: {
   supervisor: Supervisor;
   paths: SvcPaths;
+  db: Db;
+  tx: Tx;
+  /** This thread's event log: it must mask with `redactor` too. */
   eventLog: EventLog;
+  redactor: Redactor;
   events: StreamHub<EventRow>;
   logger: Logger;
   startWorker: boolean;
@@ -52,18 +61,20 @@ export function createIngestService(opts: {
     });
   }
   /** This thread's own parse and write, for when the worker cannot take the batch. */
-  const appendHere = (body: Uint8Array, now: number) => appendIngestBody(opts.eventLog, body, now);
+  const here = createIngestWriter({ db: opts.db, tx: opts.tx, eventLog: opts.eventLog });
+  const appendHere = (body: Uint8Array, now: number, key?: string) => here.appendBody(body, now, key);
 
   return {
-    async appendBody(body, now) {
-      if (!worker || !ready || worker.status().state !== 'running') return appendHere(body, now);
-      const r = await worker.request('appendBody', { body, now }, { timeoutMs: APPEND_TIMEOUT_MS });
+    async appendBody(body, now, key) {
+      if (!worker || !ready || worker.status().state !== 'running') return appendHere(body, now, key);
+      const payload = { body, now, secrets: opts.redactor.secrets(), ...(key === undefined ? {} : { key }) };
+      const r = await worker.request('appendBody', payload, { timeoutMs: APPEND_TIMEOUT_MS });
       if (r.ok) {
         if ('rows' in r.result && r.result.rows.length > 0) opts.events.offerCommitted(r.result.rows);
         return r.result;
       }
       // Not sent at all: nothing was written, so this thread writes it.
-      if (r.error.code === 'WORKER_UNAVAILABLE') return appendHere(body, now);
+      if (r.error.code === 'WORKER_UNAVAILABLE') return appendHere(body, now, key);
       throw new Error(`ingest worker: ${r.error.code}: ${r.error.message}`);
     },
     async stats() {

@@ -6,8 +6,11 @@ import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { loadConfig } from '../shared/config.ts';
 import { createLogger } from '../shared/log.ts';
 import { createLateRedactor } from '../shared/redact.ts';
+import { agentExecHint } from '../shared/security/agent-exec-hint.ts';
+import { readGatewayConfig } from '../shared/settings/gateway-files.ts';
 import { buildApp, hostGuardOptions } from './app.ts';
 import { bindServer } from './bind.ts';
+import { installFatalHandlers } from './fatal-handlers.ts';
 import { TOKEN_RE } from './plugins/access-gate.ts';
 import { isLoopbackAddress } from './plugins/host-guard.ts';
 import { createRuntime, gateToken } from './runtime.ts';
@@ -32,8 +35,8 @@ async function main(): Promise<void> {
   // The logger exists before the runtime's redactor; it forwards to it once built.
   const redactor = createLateRedactor();
   const logger = createLogger({ level: config.logLevel, redactor });
-  process.on('uncaughtException', (err) => logger.error({ err }, 'uncaught exception (process kept alive)'));
-  process.on('unhandledRejection', (err) => logger.error({ err }, 'unhandled rejection (process kept alive)'));
+  // Either leaves the process in an unknown state: log and exit 1 (fatal-handlers.ts says why).
+  installFatalHandlers({ logger, redactor });
 
   const runtime = createRuntime(config, logger);
   redactor.set(runtime.deps.redactor);
@@ -61,6 +64,8 @@ async function main(): Promise<void> {
   const url = `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${port}`;
   logger.info({ port, host: config.host, bootMs: Math.round(performance.now() - t0) }, 'svc ready');
   console.log(`svc ${config.version} ready on ${url}`);
+  const execHint = agentExecHint({ gateOn: runtime.deps.gate.enabled, gatewayConfig: readGatewayConfig(config.gatewayStateDir).config });
+  if (execHint) console.log(execHint);
 
   let shuttingDown = false;
   const shutdown = async (reason: string, code: number) => {

@@ -22,6 +22,7 @@ import { loadOrCreateDeviceIdentity, type DeviceIdentity } from '../shared/gatew
 import { createBroker } from '../shared/broker/index.ts';
 import { createAgentSource } from './agent-source.ts';
 import { createMcpHost } from './mcp-host.ts';
+import { isOperatorPrincipal } from './operator-principal.ts';
 import { createGatewayProxy } from './gateway-proxy.ts';
 import { startOtelExport } from './otel-export.ts';
 import { createIngestService } from './ingest-service.ts';
@@ -67,8 +68,8 @@ export function createRuntime(config: Config, logger: Logger, opts: RuntimeOptio
   const db = openDatabase(paths.db);
   const tx = createTx(db, (err) => logger.error({ err }, 'after-commit hook failed'));
 
-  const settings = createSettingsService({ settingsFile: paths.settingsFile, gatewayStateDir: config.gatewayStateDir, logger });
   const vault = createVault({ paths, masterKeyOverride: config.secretsMasterKey });
+  const settings = createSettingsService({ settingsFile: paths.settingsFile, gatewayStateDir: config.gatewayStateDir, logger, heldSecretNames: () => vault.list() });
   const accessToken = gateToken(config);
   // Every exact secret in play, for the one redactor.
   // OTLP headers whose names say they are credentials (Authorization, api keys) count as secrets too.
@@ -94,7 +95,7 @@ export function createRuntime(config: Config, logger: Logger, opts: RuntimeOptio
       poke,
     }),
   };
-  const eventLog = createEventLog({ db, tx, logger, onCommitted: (rows) => hubs.events.offerCommitted(rows) });
+  const eventLog = createEventLog({ db, tx, logger, redactor, onCommitted: (rows) => hubs.events.offerCommitted(rows) });
   const chatMessages = createChatMessages(db, tx, (rows) => hubs.chat.offerCommitted(rows));
   // Live delivery starts at the rows that exist now; streams replay older rows from their cursor.
   hubs.events.reset(eventLog.maxSeq());
@@ -118,11 +119,11 @@ export function createRuntime(config: Config, logger: Logger, opts: RuntimeOptio
   const deviceIdentity = () => (identity ??= loadOrCreateDeviceIdentity(paths.deviceIdentityFile));
   const agentSource = createAgentSource({ settings, identity: deviceIdentity, version: config.version, logger });
   const startWorkers = opts.startWorkers ?? true;
-  const proxy = createGatewayProxy({ resolved: () => settings.resolved(), identity: deviceIdentity, version: config.version, logger });
+  const proxy = createGatewayProxy({ resolved: () => settings.resolved(), identity: deviceIdentity, version: config.version, logger, maxConnections: config.maxProxyConnections });
   if (startWorkers) agentSource.start();
   const gatewayHost = startGatewayHost({ supervisor, config, paths, logger, startWorkers, settings, reconnect: () => agentSource.reconfigure() });
 
-  const ingest = createIngestService({ supervisor, paths, eventLog, events: hubs.events, logger, startWorker: startWorkers });
+  const ingest = createIngestService({ supervisor, paths, db, tx, eventLog, redactor, events: hubs.events, logger, startWorker: startWorkers });
 
   const pool = createJobPool();
   let boundPort: number | null = null;
@@ -147,7 +148,8 @@ export function createRuntime(config: Config, logger: Logger, opts: RuntimeOptio
   }));
 
   const settingsTable = createSettingsTable(db);
-  const broker = createBroker({ db, tx, config, paths, logger, redactor, eventLog });
+  // Only this process's operator principals (the HTTP routes') resolve approvals.
+  const broker = createBroker({ db, tx, config, paths, logger, redactor, eventLog, isOperator: isOperatorPrincipal });
   const base: Omit<AppDeps, 'mcp'> = {
     config,
     logger,
@@ -163,7 +165,7 @@ export function createRuntime(config: Config, logger: Logger, opts: RuntimeOptio
     // The activity summary reads saved memory; MCP sessions on this connection share the store.
     domain: createDomain({ db, tx, settingsTable, eventLog, logger, memory: memoryStoreFor({ db, tx, logger, config }) }),
     hubs,
-    sse: new SseRegistry(),
+    sse: new SseRegistry({ maxStreams: config.maxStreams }),
     settings,
     health,
     gate: createGate(accessToken, logger),

@@ -1,11 +1,16 @@
 // Server-Sent Events: headers, the `: connected` comment, framing and the
 // 20 s keepalive, in one place. One interval serves every open stream. A
 // client that stops reading is dropped once its unsent buffer passes a
-// bound, so one stuck tab cannot grow the server's memory.
+// bound, so one stuck tab cannot grow the server's memory. At most
+// `maxStreams` streams are open at once (SVC_MAX_STREAMS): one more is
+// refused with 503 before the reply is taken over.
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { HttpError } from './http-error.ts';
 
 export const KEEPALIVE_MS = 20_000;
 const MAX_BUFFERED_BYTES = 4 * 1024 * 1024;
+
+export const tooManyStreams = (limit: number) => `too many open streams (limit ${limit})`;
 
 export interface SseStream {
   /** Writes raw, already-framed text. Returns false when the stream is closed. */
@@ -13,10 +18,40 @@ export interface SseStream {
   close(): void;
   readonly closed: boolean;
   onClose(cb: () => void): void;
+  /** Resolves once what was written has left svc's buffer for the socket (at once if it has), or the stream closed. */
+  drained(): Promise<void>;
 }
 
 export function frameRow(id: number, json: string): string {
   return `id: ${id}\ndata: ${json}\n\n`;
+}
+
+/** The most one write of a stream's catch-up carries (a single larger frame goes alone). */
+export const CATCH_UP_MAX_BYTES = 256 * 1024;
+
+/**
+ * Writes frames in writes of at most `maxBytes`, waiting after each for the
+ * socket to take it: a catch-up of big rows never builds one huge write, and
+ * a client that reads slowly is sent no faster than it reads. Resolves false
+ * when the stream closed meanwhile.
+ */
+export async function writeFrames(stream: SseStream, frames: Iterable<string>, maxBytes = CATCH_UP_MAX_BYTES): Promise<boolean> {
+  let chunk = '';
+  let bytes = 0;
+  const flush = async () => {
+    const ok = stream.write(chunk);
+    chunk = '';
+    bytes = 0;
+    if (ok) await stream.drained();
+    return ok && !stream.closed;
+  };
+  for (const frame of frames) {
+    const n = Buffer.byteLength(frame);
+    if (bytes > 0 && bytes + n > maxBytes && !(await flush())) return false;
+    chunk += frame;
+    bytes += n;
+  }
+  return bytes > 0 ? flush() : !stream.closed;
 }
 
 /** The cursor a client asked for: `Last-Event-ID` wins over `since`; negative or non-finite becomes 0. */
@@ -30,11 +65,20 @@ export function resumeCursor(req: FastifyRequest, since: unknown): number {
 export class SseRegistry {
   private readonly streams = new Set<SseStream>();
   private timer: NodeJS.Timeout | null = null;
+  private readonly maxStreams: number;
+  private readonly keepaliveMs: number;
 
-  constructor(private readonly keepaliveMs = KEEPALIVE_MS) {}
+  constructor(opts: { maxStreams: number; keepaliveMs?: number }) {
+    this.maxStreams = opts.maxStreams;
+    this.keepaliveMs = opts.keepaliveMs ?? KEEPALIVE_MS;
+  }
 
-  /** Takes over the reply and opens a service-shaped SSE stream. */
+  /**
+   * Takes over the reply and opens a service-shaped SSE stream. Throws a 503
+   * HttpError, the reply untouched, when `maxStreams` are already open.
+   */
   open(req: FastifyRequest, reply: FastifyReply, opts: { connectedComment?: boolean } = {}): SseStream {
+    if (this.streams.size >= this.maxStreams) throw new HttpError(503, tooManyStreams(this.maxStreams));
     reply.hijack();
     const res = reply.raw;
     // Headers set by hooks (CORS in development) are kept.
@@ -72,6 +116,18 @@ export class SseRegistry {
         return closed;
       },
       onClose: (cb) => closeCbs.push(cb),
+      drained: () =>
+        closed || !res.writableNeedDrain
+          ? Promise.resolve()
+          : new Promise<void>((resolve) => {
+              const done = () => {
+                res.off('drain', done);
+                res.off('close', done);
+                resolve();
+              };
+              res.on('drain', done);
+              res.on('close', done);
+            }),
     };
     // The response's close, not the request's: a request that carried a body
     // (a POST that streams) emits 'close' as soon as the body has been read.

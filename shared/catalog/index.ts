@@ -1,7 +1,7 @@
 // The marketplace catalog: formats, sources, merge and the cached service.
 export { createCatalog, builtinDir, CATALOG_MESSAGES, CATALOG_TTL, type Catalog, type CatalogOptions } from './catalog.ts';
 export { sha256Hex, digestMatches } from './digest.ts';
-export { displayUrl } from './remote-source.ts';
+export { displayUrl, REMOTE_BUNDLE_CONCURRENCY } from './remote-source.ts';
 export { INDEX_FILE } from './local-source.ts';
 export {
   BUNDLE_FORMAT,

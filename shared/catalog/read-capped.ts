@@ -32,10 +32,18 @@ export async function readFileCapped(path: string, limit: number, what: string):
 
 export type FetchLike = (input: string, init?: RequestInit) => Promise<Response>;
 
-/** An http(s) GET's body, refused on a non-2xx status, past `limit` bytes or after `timeoutMs`. */
+/**
+ * An http(s) GET's body, refused on a non-2xx status, past `limit` bytes or
+ * after `timeoutMs`. A redirect is never followed (it could lead anywhere,
+ * another origin or a local address): it is refused with its status.
+ */
 export async function fetchCapped(url: string, opts: { limit: number; timeoutMs: number; what: string; fetch: FetchLike }): Promise<Buffer> {
   const signal = AbortSignal.timeout(opts.timeoutMs);
-  const res = await opts.fetch(url, { signal, headers: { accept: 'application/json' }, redirect: 'follow' });
+  const res = await opts.fetch(url, { signal, headers: { accept: 'application/json' }, redirect: 'manual' });
+  if ((res.status >= 300 && res.status < 400) || res.type === 'opaqueredirect') {
+    await res.body?.cancel();
+    throw new Error(`${opts.what}: HTTP ${res.status} redirect refused (svc does not follow redirects: use the final URL)`);
+  }
   if (!res.ok) {
     // Not read: only the status matters, and cancelling frees the socket.
     await res.body?.cancel();

@@ -3,6 +3,8 @@
 // only http(s) bundles, never a local file. Credentials written into the URL
 // become a Basic header (fetch refuses URLs that carry them), sent only to
 // the index's own origin, and never appear in a location svc reports.
+// Bundles come from the index's own origin only (a bundle elsewhere refuses
+// its pack), at most 4 at a time; no redirect is followed (read-capped.ts).
 import { isSensitiveKey } from '../redact.ts';
 import type { SourceReader } from './load-source.ts';
 import { fetchCapped, type FetchLike } from './read-capped.ts';
@@ -21,6 +23,27 @@ export function displayUrl(raw: string): string {
   url.password = '';
   for (const key of [...url.searchParams.keys()]) if (isSensitiveKey(key)) url.searchParams.set(key, 'redacted');
   return url.toString();
+}
+
+/** Bundle fetches of one remote source in flight at once. */
+export const REMOTE_BUNDLE_CONCURRENCY = 4;
+
+/** Runs at most `n` of the functions given to it at once, the rest in order as they finish. */
+function limiter(n: number): <T>(fn: () => Promise<T>) => Promise<T> {
+  let active = 0;
+  const waiting: Array<() => void> = [];
+  return async (fn) => {
+    if (active >= n) await new Promise<void>((resolve) => waiting.push(resolve));
+    else active++;
+    try {
+      return await fn();
+    } finally {
+      // The slot passes straight to the next waiter, so `active` never dips and overshoots.
+      const next = waiting.shift();
+      if (next) next();
+      else active--;
+    }
+  };
 }
 
 function httpUrl(raw: string, base?: URL): URL {
@@ -50,6 +73,7 @@ export function remoteSource(indexUrl: string, opts: { fetch?: FetchLike; timeou
       baseFetch(input, sendAuth ? { ...init, headers: { ...(init?.headers as Record<string, string>), authorization } } : init);
     return fetchCapped(href, { limit, timeoutMs, what, fetch: f });
   };
+  const bundleSlot = limiter(REMOTE_BUNDLE_CONCURRENCY);
   return {
     kind: 'remote',
     location: displayUrl(indexUrl),
@@ -59,7 +83,11 @@ export function remoteSource(indexUrl: string, opts: { fetch?: FetchLike; timeou
     },
     async readBundle(ref) {
       const index = httpUrl(indexUrl);
-      return get(httpUrl(ref, index), CATALOG_LIMITS.bundleBytes, 'bundle', index.origin);
+      const url = httpUrl(ref, index);
+      if (url.origin !== index.origin) {
+        throw new Error(`bundle URL is on another origin (${url.origin}); only the index's origin (${index.origin}) is allowed`);
+      }
+      return bundleSlot(() => get(url, CATALOG_LIMITS.bundleBytes, 'bundle', index.origin));
     },
   };
 }

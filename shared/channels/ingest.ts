@@ -3,6 +3,9 @@
 // thread neither parses a batch nor blocks on its write and keeps serving
 // reads meanwhile (WAL: readers are not blocked by the writer). It answers
 // with the committed rows, which the supervisor hands to the live fan-out.
+// Each batch carries the exact secret values svc holds at that moment, so the
+// worker masks them in event data as the supervisor's own writes do (they
+// stay in this process: a worker thread is part of it).
 import { z } from 'zod';
 import { defineContract } from './contract.ts';
 import { EventRowSchema } from './tail.ts';
@@ -14,14 +17,26 @@ export const ingestContract = defineContract({
   requests: {
     /**
      * A POST /api/obs/ingest body, as its bytes: parsed and normalized here
-     * (shared/events/ingest.ts), appended in one transaction; the committed
-     * rows come back, or `badJson` when the body is not JSON.
+     * (shared/events/ingest.ts), appended in one transaction with its
+     * idempotency key if any; the committed rows come back, or why nothing
+     * was written (IngestOutcome).
      */
     appendBody: {
-      payload: z.object({ body: z.custom<Uint8Array>((v) => v instanceof Uint8Array, 'bytes'), now: z.number() }),
-      result: z.union([z.object({ rows: z.array(EventRowSchema) }), z.object({ badJson: z.literal(true) })]),
+      payload: z.object({
+        body: z.custom<Uint8Array>((v) => v instanceof Uint8Array, 'bytes'),
+        now: z.number(),
+        key: z.string().optional(),
+        secrets: z.array(z.string()),
+      }),
+      result: z.union([
+        z.object({ rows: z.array(EventRowSchema) }),
+        z.object({ replayed: z.object({ count: z.number().int() }) }),
+        z.object({ badJson: z.literal(true) }),
+        z.object({ tooLarge: z.literal(true) }),
+        z.object({ keyReused: z.literal(true) }),
+      ]),
     },
-    /** Counters since the worker started: batches written, events in them, bodies refused as not JSON. */
+    /** Counters since the worker started: batches written, events in them, bodies refused (not JSON, or a row's data too large). */
     stats: { payload: Empty, result: z.object({ batches: z.number().int(), events: z.number().int(), badBodies: z.number().int() }) },
     /** Close the database; the worker then exits. */
     stop: { payload: Empty, result: Empty },

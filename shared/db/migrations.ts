@@ -8,6 +8,8 @@ import { migration0006 } from './migrations/0006-event-mask-version.ts';
 import { migration0007 } from './migrations/0007-tools-broker.ts';
 import { migration0008 } from './migrations/0008-memory-team-chat.ts';
 import { migration0009 } from './migrations/0009-team-chat-room.ts';
+import { migration0010 } from './migrations/0010-agent-tokens.ts';
+import { migration0011 } from './migrations/0011-ingest-idempotency.ts';
 
 export interface Migration {
   version: number;
@@ -188,6 +190,8 @@ export const MIGRATIONS: readonly Migration[] = [
   migration0007,
   migration0008,
   migration0009,
+  migration0010,
+  migration0011,
 ];
 
 export const LATEST_VERSION = MIGRATIONS.reduce((m, x) => Math.max(m, x.version), 0);

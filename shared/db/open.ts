@@ -1,11 +1,14 @@
 // Opens svc's SQLite database: WAL, busy_timeout, foreign keys, migrated.
+// A file whose schema is newer than this build's newest migration (a newer
+// svc wrote it; this one is older, or a downgrade) is refused before anything
+// is written to it, with a message saying what to do.
 // Each thread (supervisor, each worker, each pool thread, each MCP binary)
 // calls this once at start and passes the handle down; nothing caches it
 // globally, so shared/ stays free of per-thread state.
 import Database from 'better-sqlite3';
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { migrate } from './migrations.ts';
+import { LATEST_VERSION, migrate } from './migrations.ts';
 
 export type Db = Database.Database;
 
@@ -17,11 +20,31 @@ export interface OpenOptions {
 
 export const BUSY_TIMEOUT_MS = 5000;
 
+/** The database was written by a newer svc: this build does not know its schema and will not touch it. */
+export class SchemaTooNewError extends Error {
+  constructor(
+    readonly path: string,
+    readonly found: number,
+    readonly known: number,
+  ) {
+    super(`${path} has schema version ${found}, newer than this build knows (${known}): update svc, or restore a backup`);
+    this.name = 'SchemaTooNewError';
+  }
+}
+
 export function openDatabase(path: string, opts: OpenOptions = {}): Db {
   const readonly = opts.readonly ?? false;
   if (!readonly) mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
   const db = new Database(path, { readonly, fileMustExist: readonly });
   db.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
+  if (!readonly && (opts.migrate ?? true)) {
+    // Before any pragma that writes (journal_mode) and before migrating.
+    const found = db.pragma('user_version', { simple: true }) as number;
+    if (found > LATEST_VERSION) {
+      db.close();
+      throw new SchemaTooNewError(path, found, LATEST_VERSION);
+    }
+  }
   // Reads of a large event log (a trace, a team's window) touch pages all
   // over the file: a 32 MiB page cache and memory-mapped reads cut their time
   // by a third to a half in the obs-reads benchmark. Both grow only with use.

@@ -2,7 +2,9 @@
 // tool_result and error; at most 200 per call; malformed rows are skipped
 // without failing the batch; a ts outside [now - 24 h, now + 60 s] is
 // replaced by server time; runtime defaults to `gateway`; non-object data
-// becomes {}. Board lifecycle kinds can never enter here.
+// becomes {}. Board lifecycle kinds can never enter here. A row whose data is
+// over 64 KB serialized refuses the whole batch (nothing stored), and a batch
+// sent with an idempotency key is stored once (ingest-keys.ts).
 //
 // The body is parsed here too, from its bytes, so that the ingest worker can
 // do it off the front door's thread (a 200-event batch is ~60 KB of JSON:
@@ -11,13 +13,22 @@
 // constructor poisoning refused), so a body reads the same either way.
 import sjson from 'secure-json-parse';
 import { z } from 'zod';
+import type { Db } from '../db/open.ts';
+import type { Tx } from '../db/tx.ts';
 import { INGESTIBLE_KINDS } from './kinds.ts';
-import type { EventLog } from './event-log.ts';
+import { DataTooLargeError, type EventLog } from './event-log.ts';
+import { bodyDigest, createIngestKeys } from './ingest-keys.ts';
 import type { EventInput, EventRow } from './types.ts';
 
 export const INGEST_MAX_EVENTS = 200;
 export const INGEST_PAST_MS = 24 * 60 * 60_000;
 export const INGEST_FUTURE_MS = 60_000;
+/** The most one row's `data` may take, serialized (UTF-8 bytes, after masking: what would be stored). */
+export const INGEST_MAX_DATA_BYTES = 64 * 1024;
+
+export const INGEST_MESSAGES = {
+  tooLarge: `an event's data is larger than 64 KB (${INGEST_MAX_DATA_BYTES} bytes) serialized: nothing of this batch was stored`,
+} as const;
 
 const optId = z.string().nullable().optional();
 
@@ -80,17 +91,53 @@ export function normalizeIngest(body: unknown, now: number): EventInput[] {
   return out;
 }
 
-export type IngestOutcome = { rows: EventRow[] } | { badJson: true };
+export type IngestOutcome =
+  /** Written now (possibly no rows). */
+  | { rows: EventRow[] }
+  /** The key was seen within 24 h with this same body: its first answer, nothing written. */
+  | { replayed: { count: number } }
+  | { badJson: true }
+  /** A row's data is over INGEST_MAX_DATA_BYTES: nothing written. */
+  | { tooLarge: true }
+  /** The key was seen within 24 h with another body: nothing written. */
+  | { keyReused: true };
 
-/** A POST /api/obs/ingest body from its bytes: parsed, normalized and appended in one transaction. */
-export function appendIngestBody(eventLog: Pick<EventLog, 'appendMany'>, body: Uint8Array, now: number): IngestOutcome {
-  let parsed: unknown;
-  try {
-    parsed = parseIngestBody(body);
-  } catch (err) {
-    if (err instanceof IngestBodyError) return { badJson: true };
-    throw err;
-  }
-  const events = normalizeIngest(parsed, now);
-  return { rows: events.length > 0 ? eventLog.appendMany(events) : [] };
+export interface IngestWriter {
+  /** A POST /api/obs/ingest body from its bytes: parsed, normalized and appended in one transaction. */
+  appendBody(body: Uint8Array, now: number, key?: string): IngestOutcome;
+}
+
+/** The ingest write path over one connection (the ingest worker's, or the supervisor's when the worker cannot take a batch). */
+export function createIngestWriter({ db, tx, eventLog }: { db: Db; tx: Tx; eventLog: Pick<EventLog, 'appendMany'> }): IngestWriter {
+  const keys = createIngestKeys(db);
+  return {
+    appendBody(body, now, key) {
+      let parsed: unknown;
+      try {
+        parsed = parseIngestBody(body);
+      } catch (err) {
+        if (err instanceof IngestBodyError) return { badJson: true };
+        throw err;
+      }
+      const events = normalizeIngest(parsed, now);
+      const write = () => (events.length > 0 ? eventLog.appendMany(events, { maxDataBytes: INGEST_MAX_DATA_BYTES }) : []);
+      try {
+        if (key === undefined) return { rows: write() };
+        const digest = bodyDigest(body);
+        // The key is looked up and recorded in the batch's own (IMMEDIATE)
+        // transaction: two tries of one batch, even from two connections,
+        // cannot both miss it, and a key never outlives a rolled-back batch.
+        return tx.run((): IngestOutcome => {
+          const first = keys.find(key, now);
+          if (first) return first.digest === digest ? { replayed: { count: first.count } } : { keyReused: true };
+          const rows = write();
+          keys.record(key, digest, rows.length, now);
+          return { rows };
+        });
+      } catch (err) {
+        if (err instanceof DataTooLargeError) return { tooLarge: true };
+        throw err;
+      }
+    },
+  };
 }

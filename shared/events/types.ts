@@ -15,7 +15,7 @@ export interface EventRow {
   spanId: string | null;
   parentSpanId: string | null;
   correlationId: string | null;
-  /** JSON text, credential-shaped keys and values masked. */
+  /** JSON text, credential-shaped keys and values masked, and the exact secrets the writer knew (event-log.ts). */
   data: string;
   tenantId: string | null;
   createdAt: number;

@@ -30,7 +30,7 @@ export interface OwnedMcpContext extends McpContext {
 export function createMcpContext(config: Config, logger: Logger, redactor: Redactor): OwnedMcpContext {
   const db = openDatabase(config.dbPath);
   const tx = createTx(db, (err) => logger.error({ err }, 'after-commit hook failed'));
-  const eventLog = createEventLog({ db, tx, logger });
+  const eventLog = createEventLog({ db, tx, logger, redactor });
   const settingsTable = createSettingsTable(db);
   const domain = createDomain({ db, tx, settingsTable, eventLog, logger });
   const broker = createBroker({ db, tx, config, paths: svcPaths(config), logger, redactor, eventLog });

@@ -3,12 +3,13 @@
 // table) and "Transcript entry" (chat rows, the id is the stream cursor).
 import { test, type TestContext } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import Database from 'better-sqlite3';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createChatMessages, type ChatRow } from '../../shared/db/chat-messages.ts';
 import { LATEST_VERSION, declaredSchema, listTables, migrate } from '../../shared/db/migrations.ts';
-import { BUSY_TIMEOUT_MS, checkpointAndClose, openDatabase, type Db } from '../../shared/db/open.ts';
+import { BUSY_TIMEOUT_MS, SchemaTooNewError, checkpointAndClose, openDatabase, type Db } from '../../shared/db/open.ts';
 import { createSettingsTable } from '../../shared/db/settings-table.ts';
 import { createTx } from '../../shared/db/tx.ts';
 
@@ -161,4 +162,32 @@ void test('What the service does (Persistence): the settings table gets, upserts
   settings.delete('never-set');
   assert.equal(settings.get('lead:name'), null);
   assert.equal(count(db, 'settings'), 1);
+});
+
+void test('What the service does (Persistence, issue 15 #18): a database with a newer schema than this build knows is refused, with a clear message, and left unchanged', (t) => {
+  const dir = mkdtempSync(join(tmpdir(), 'svc-db-'));
+  t.after(() => rmSync(dir, { recursive: true, force: true }));
+  const path = join(dir, 'svc.db');
+  // What a newer svc left behind: more migrations than this build has, in rollback-journal mode.
+  const newer = new Database(path);
+  newer.exec('CREATE TABLE from_the_future (x INTEGER)');
+  newer.pragma(`user_version = ${LATEST_VERSION + 3}`);
+  newer.close();
+  const before = readFileSync(path);
+
+  assert.throws(() => openDatabase(path), (err: unknown) => {
+    assert.ok(err instanceof SchemaTooNewError);
+    assert.equal(err.message, `${path} has schema version ${LATEST_VERSION + 3}, newer than this build knows (${LATEST_VERSION}): update svc, or restore a backup`);
+    return true;
+  });
+  assert.deepEqual(readFileSync(path), before, 'not a byte changed');
+  assert.equal(existsSync(`${path}-wal`), false, 'not switched to WAL either');
+  // A reader that does not migrate (a backup's source) may still open it.
+  const reader = openDatabase(path, { readonly: true, migrate: false });
+  assert.equal(reader.pragma('user_version', { simple: true }), LATEST_VERSION + 3);
+  reader.close();
+  // The current version itself opens as usual.
+  const same = join(dir, 'same.db');
+  openDatabase(same).close();
+  openDatabase(same).close();
 });

@@ -1,9 +1,18 @@
 // shared/events/ingest.ts normalizeIngest: spec "POST /api/obs/ingest",
-// "Events" (client-ingested kinds) and "Limits" (Ingest).
-import { test } from 'node:test';
+// "Events" (client-ingested kinds) and "Limits" (Ingest); and the ingest
+// writer's idempotency keys (issue 15 #17) on a real temporary database.
+import { test, type TestContext } from 'node:test';
 import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import fc from 'fast-check';
-import { INGEST_FUTURE_MS, INGEST_MAX_EVENTS, INGEST_PAST_MS, normalizeIngest } from '../../shared/events/ingest.ts';
+import { openDatabase } from '../../shared/db/open.ts';
+import { createTx } from '../../shared/db/tx.ts';
+import { createEventLog, type EventLog } from '../../shared/events/event-log.ts';
+import { INGEST_FUTURE_MS, INGEST_MAX_EVENTS, INGEST_PAST_MS, createIngestWriter, normalizeIngest } from '../../shared/events/ingest.ts';
+import { IDEMPOTENCY_KEY_TTL_MS } from '../../shared/events/ingest-keys.ts';
+import { createLogger } from '../../shared/log.ts';
 
 const NOW = 1_700_000_000_000;
 const DAY = 24 * 60 * 60_000;
@@ -109,4 +118,60 @@ void test('POST /api/obs/ingest: any body yields at most 200 whitelisted rows in
       assert.equal(typeof e.runtime, 'string');
     }
   }), { numRuns: 300 });
+});
+
+function writerDb(t: TestContext, wrap: (log: EventLog) => Pick<EventLog, 'appendMany'> = (log) => log) {
+  const dir = mkdtempSync(join(tmpdir(), 'svc-ingest-'));
+  const db = openDatabase(join(dir, 'svc.db'));
+  t.after(() => {
+    db.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+  const tx = createTx(db, (err) => assert.fail(String(err)));
+  const eventLog = createEventLog({ db, tx, logger: createLogger({ level: 'silent' }) });
+  const count = (table: string) => db.prepare(`SELECT COUNT(*) FROM ${table}`).pluck().get() as number;
+  return { writer: createIngestWriter({ db, tx, eventLog: wrap(eventLog) }), count };
+}
+
+const body = (events: unknown[]) => Buffer.from(JSON.stringify({ events }));
+
+void test('POST /api/obs/ingest (issue 15 #17): a key is remembered 24 hours, then the same batch is a new one', (t) => {
+  const { writer, count } = writerDb(t);
+  const b = body([{ kind: 'tool_call' }]);
+  assert.equal(count('events'), 0);
+  assert.deepEqual(Object.keys(writer.appendBody(b, NOW, 'k1')), ['rows']);
+  assert.deepEqual(writer.appendBody(b, NOW + IDEMPOTENCY_KEY_TTL_MS, 'k1'), { replayed: { count: 1 } });
+  assert.equal(count('events'), 1);
+  const later = writer.appendBody(b, NOW + IDEMPOTENCY_KEY_TTL_MS + 1, 'k1');
+  assert.ok('rows' in later && later.rows.length === 1, 'past 24 h the key is forgotten');
+  assert.equal(count('events'), 2);
+  // Keys older than 24 h are pruned on the next keyed write.
+  writer.appendBody(b, NOW + 3 * IDEMPOTENCY_KEY_TTL_MS, 'k2');
+  assert.equal(count('ingest_keys'), 1);
+});
+
+void test('POST /api/obs/ingest (issue 15 #17): the key is written in the batch\'s transaction: a failed write records neither', (t) => {
+  let fail = true;
+  const { writer, count } = writerDb(t, (log) => ({
+    appendMany: (inputs, opts) => {
+      const rows = log.appendMany(inputs, opts);
+      if (fail) throw new Error('disk full');
+      return rows;
+    },
+  }));
+  const b = body([{ kind: 'tool_call' }, { kind: 'error' }]);
+  assert.throws(() => writer.appendBody(b, NOW, 'k1'), /disk full/);
+  assert.equal(count('events'), 0);
+  assert.equal(count('ingest_keys'), 0);
+  fail = false;
+  const retry = writer.appendBody(b, NOW, 'k1');
+  assert.ok('rows' in retry && retry.rows.length === 2, 'the retry is written, not answered from a key');
+  assert.equal(count('ingest_keys'), 1);
+});
+
+void test('Limits (issue 15 #15): a batch refused for a row over 64 KB records no key and no row', (t) => {
+  const { writer, count } = writerDb(t);
+  assert.deepEqual(writer.appendBody(body([{ kind: 'tool_call', data: { s: 'x'.repeat(70_000) } }]), NOW, 'k1'), { tooLarge: true });
+  assert.equal(count('ingest_keys'), 0);
+  assert.equal(count('events'), 0);
 });

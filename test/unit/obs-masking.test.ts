@@ -9,7 +9,7 @@ import fc from 'fast-check';
 import type { EventRow } from '../../shared/events/types.ts';
 import { maskDataText } from '../../shared/obs/mask-row.ts';
 import { maskedDataText } from '../../shared/events/event-log.ts';
-import { MASK_RULES_VERSION, isSensitiveKey, maskJsonText } from '../../shared/redact.ts';
+import { MASK_RULES_VERSION, createRedactor, isSensitiveKey, maskJsonText } from '../../shared/redact.ts';
 import { buildTestApp } from '../helpers/app.ts';
 
 const B = '••••';
@@ -134,4 +134,45 @@ void test('Observability: svc-written rows record the masking rules they went th
     }
     assert.deepEqual(JSON.parse(events[1]?.data ?? ''), { apiKey: B, note: `x ${B}`, n: 8 });
   }
+});
+
+// Issue 15 #13: the exact values svc holds (the gateway token, the access
+// token) are masked in stored event data whatever key or shape they sit in,
+// not only when a credential pattern recognises them.
+const GATEWAY_TOKEN = 'zq7Xw2Lp9Rt4Kv8NgatewayPlain';
+const ACCESS_TOKEN = 'Jm3Qe8Vb1Nc6Hy0Taccess.plain';
+
+void test('Security (issue 15 #13): event data stored by svc holds no exact secret, in a plain field or a plain shape; mask_version stays the rules\' version', async (t) => {
+  const { app, runtime } = await buildTestApp(t, { env: { STUDIO_ACCESS_TOKEN: ACCESS_TOKEN } });
+  const saved = await app.inject({
+    method: 'POST',
+    url: '/api/settings',
+    headers: { authorization: `Bearer ${ACCESS_TOKEN}` },
+    payload: { gatewayToken: GATEWAY_TOKEN },
+  });
+  assert.equal(saved.statusCode, 200);
+  const row = runtime.deps.eventLog.append({
+    kind: 'tool_result',
+    traceId: 'exact',
+    data: { note: `ran with ${GATEWAY_TOKEN} ok`, args: [ACCESS_TOKEN, { path: `/x/${GATEWAY_TOKEN}/y` }], n: 3 },
+  });
+  const stored = runtime.deps.db.prepare('SELECT mask_version, data FROM events WHERE seq = ?').get(row.seq) as { mask_version: number; data: string };
+  assert.ok(!stored.data.includes(GATEWAY_TOKEN), stored.data);
+  assert.ok(!stored.data.includes(ACCESS_TOKEN), stored.data);
+  assert.deepEqual(JSON.parse(stored.data), { note: `ran with ${B} ok`, args: [B, { path: `/x/${B}/y` }], n: 3 });
+  assert.equal(stored.mask_version, MASK_RULES_VERSION);
+  // A read answers it as stored (it is a fixed point of the response masking).
+  const feed = (await app.inject({ url: '/api/obs/events?traceId=exact', headers: { authorization: `Bearer ${ACCESS_TOKEN}` } })).json() as { events: EventRow[] };
+  assert.equal(feed.events[0]?.data, stored.data);
+});
+
+void test('Observability: data masked on write with exact secrets too is a fixed point of the response masking (property)', () => {
+  fc.assert(
+    fc.property(fc.dictionary(text, anyTree), fc.array(fc.stringMatching(/^[A-Za-z0-9_.-]{6,16}$/), { maxLength: 3 }), (d, secrets) => {
+      const stored = maskedDataText(d, createRedactor(() => secrets));
+      assert.equal(maskJsonText(stored), stored);
+      assert.equal(maskDataText(stored), stored);
+    }),
+    { numRuns: 3000 },
+  );
 });

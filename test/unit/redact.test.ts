@@ -103,6 +103,20 @@ void test('Errors: createRedactor reads its secrets on every use and ignores sho
   });
 });
 
+void test('Security (issue 15 #13): secrets() lists the values the redactor masks now (set, long enough, once each), for a writer thread', () => {
+  // A secret that holds another is masked whole, whatever order they were given in.
+  assert.equal(createRedactor(() => ['abcdef', 'abcdefghij']).text('x abcdefghij y'), `x ${B} y`);
+  let current: string | null = null;
+  const r = createRedactor(() => [current, '', 'abc', 'master-key-1', 'master-key-1', undefined]);
+  assert.deepEqual(r.secrets(), ['master-key-1']);
+  current = 'gw-token-2';
+  assert.deepEqual(r.secrets(), ['master-key-1', 'gw-token-2'], 'longest first');
+  // Handed to another redactor (as the ingest worker builds its own), they mask the same.
+  const worker = createRedactor(() => r.secrets());
+  assert.deepEqual(worker.deep({ note: 'a gw-token-2 b master-key-1' }), r.deep({ note: 'a gw-token-2 b master-key-1' }));
+  assert.deepEqual(worker.deep({ note: 'a gw-token-2 b master-key-1' }), { note: `a ${B} b ${B}` });
+});
+
 void test('Errors: deep() masks secrets held inside an object under a credential key, as maskData does', () => {
   const r = createRedactor(() => []);
   const value = { credentials: { user: 'bob', pass: 'hunter2-plain' } };

@@ -1,7 +1,8 @@
 // The ingest worker: parses client-ingested batches from their bytes and
-// appends them through the project's event log (masking, UUIDv7 ids, one
-// transaction per batch) on its own connection. See shared/channels/ingest.ts
-// for why it is a worker.
+// appends them through the project's event log (masking with the exact
+// secrets the supervisor sends along, UUIDv7 ids, one transaction per batch,
+// idempotency keys) on its own connection. See shared/channels/ingest.ts for
+// why it is a worker.
 import { parentPort, workerData } from 'node:worker_threads';
 import { pino } from 'pino';
 import { IngestWorkerData, ingestContract } from '../../shared/channels/ingest.ts';
@@ -9,7 +10,8 @@ import { serveChannel } from '../../shared/channels/server.ts';
 import { openDatabase } from '../../shared/db/open.ts';
 import { createTx } from '../../shared/db/tx.ts';
 import { createEventLog } from '../../shared/events/event-log.ts';
-import { appendIngestBody } from '../../shared/events/ingest.ts';
+import { createIngestWriter } from '../../shared/events/ingest.ts';
+import { createRedactor } from '../../shared/redact.ts';
 
 if (!parentPort) throw new Error('ingest worker must run in a worker thread');
 const port = parentPort;
@@ -19,15 +21,19 @@ const data = IngestWorkerData.parse(workerData);
 const logger = pino({ level: 'silent' });
 const db = openDatabase(data.dbPath, { migrate: false });
 const tx = createTx(db, (err) => logger.error({ err }, 'after-commit hook failed'));
-const eventLog = createEventLog({ db, tx, logger });
+// The secrets in play as of the batch being written (set per request below).
+let secrets: readonly string[] = [];
+const eventLog = createEventLog({ db, tx, logger, redactor: createRedactor(() => secrets) });
+const writer = createIngestWriter({ db, tx, eventLog });
 
 const stats = { batches: 0, events: 0, badBodies: 0 };
 
 const server = serveChannel(ingestContract, port, {
-  appendBody: ({ body, now }) => {
-    const r = appendIngestBody(eventLog, body, now);
-    if ('badJson' in r) stats.badBodies++;
-    else if (r.rows.length > 0) {
+  appendBody: (p) => {
+    secrets = p.secrets;
+    const r = writer.appendBody(p.body, p.now, p.key);
+    if ('badJson' in r || 'tooLarge' in r) stats.badBodies++;
+    else if ('rows' in r && r.rows.length > 0) {
       stats.batches++;
       stats.events += r.rows.length;
     }
