@@ -14,7 +14,9 @@ export type ChildKind =
   /** A gateway CLI run (`--version`, `devices list`, `devices approve`): plus the gateway's own variables. */
   | 'gateway-cli'
   /** The gateway process: plus the provider credentials it documents and the display its browser tool uses. */
-  | 'gateway';
+  | 'gateway'
+  /** The platform's opener (`xdg-open`, `open`) starting the user's browser: plus the desktop session. */
+  | 'opener';
 
 /** Every child: finding programs, the user's home and temp dirs, locale, proxies and certificates, Windows essentials. */
 export const BASE_CHILD_ENV_NAMES: readonly string[] = Object.freeze([
@@ -40,6 +42,9 @@ export const GATEWAY_ENV_PREFIXES: readonly string[] = Object.freeze(['OPENCLAW_
 
 /** A desktop session, for the gateway's managed browser when it runs headed. */
 export const GATEWAY_DISPLAY_ENV_NAMES: readonly string[] = Object.freeze(['DISPLAY', 'WAYLAND_DISPLAY', 'XAUTHORITY']);
+
+/** What xdg-open needs to reach the running desktop and the user's chosen browser. */
+export const OPENER_ENV_NAMES: readonly string[] = Object.freeze([...GATEWAY_DISPLAY_ENV_NAMES, 'DBUS_SESSION_BUS_ADDRESS', 'BROWSER', 'DESKTOP_SESSION']);
 
 /**
  * The provider credential and selection variables OpenClaw 2026.9 documents
@@ -73,6 +78,7 @@ export const GATEWAY_PROVIDER_ENV_NAMES: readonly string[] = Object.freeze([
 const upper = (names: readonly string[]) => new Set(names.map((n) => n.toUpperCase()));
 const BASE = upper(BASE_CHILD_ENV_NAMES);
 const GATEWAY_EXTRA = upper([...GATEWAY_DISPLAY_ENV_NAMES, ...GATEWAY_PROVIDER_ENV_NAMES]);
+const OPENER = upper(OPENER_ENV_NAMES);
 
 /** Whether a child of `kind` may inherit `name` from svc's environment (svc's own variables are refused by the caller). */
 export function childMayInherit(name: string, kind: ChildKind): boolean {
@@ -87,5 +93,7 @@ export function childMayInherit(name: string, kind: ChildKind): boolean {
       return GATEWAY_ENV_PREFIXES.some((p) => n.startsWith(p));
     case 'gateway':
       return GATEWAY_ENV_PREFIXES.some((p) => n.startsWith(p)) || GATEWAY_EXTRA.has(n);
+    case 'opener':
+      return OPENER.has(n);
   }
 }

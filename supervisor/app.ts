@@ -1,6 +1,6 @@
 // The composition root of the HTTP front door. buildApp() is what tests use
 // with inject(); main.ts builds it the same way and binds it.
-import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyRequest } from 'fastify';
 import { join } from 'node:path';
 import type { AppDeps } from './deps.ts';
 import { gateVerdict, GATE_ERROR } from './plugins/access-gate.ts';
@@ -35,7 +35,8 @@ import { skillsRoutes } from './routes/skills.ts';
 import { governanceRoutes } from './routes/governance.ts';
 import { catalogRoutes } from './routes/catalog.ts';
 import { toolsRoutes } from './routes/tools.ts';
-import { mcpRoutes } from './routes/mcp.ts';
+import { MCP_SERVER_ROUTE, mcpRoutes } from './routes/mcp.ts';
+import { MCP_BINDING_HEADER } from '../shared/mcp/binding.ts';
 
 export const BODY_LIMIT_BYTES = 2 * 1024 * 1024;
 /** Time allowed to receive a whole request (headers and body). */
@@ -79,6 +80,16 @@ export function buildApp(deps: AppDeps): FastifyInstance {
   const devOrigin = deps.config.isDevelopment ? originOf(deps.config.devOrigin) : null;
   const isDevelopment = deps.config.isDevelopment;
   const gate = deps.gate;
+  // With the gate on, an agent attached over HTTP presents its own minted
+  // binding, not the operator's token: the binding opens the MCP transport
+  // route and nothing else (not /api/mcp/config, which mints bindings), so a
+  // gateway config an agent can read holds no key to the rest of the API.
+  const bindingHeader = MCP_BINDING_HEADER.toLowerCase();
+  const agentAdmitted = (req: FastifyRequest): boolean => {
+    if (req.routeOptions.url !== MCP_SERVER_ROUTE) return false;
+    const presented = req.headers[bindingHeader];
+    return typeof presented === 'string' && deps.agentTokens.verify('mcp', presented) !== null;
+  };
   app.addHook('onRequest', (req, reply, done) => {
     setSecurityHeaders(reply);
     if (guard.enabled) {
@@ -88,7 +99,10 @@ export function buildApp(deps: AppDeps): FastifyInstance {
     if (isDevelopment && applyDevCors(req, reply, devOrigin)) return;
     if (gate.enabled) {
       const v = gateVerdict(gate, { method: req.method, url: req.url, headers: req.headers, matched: !req.is404 });
-      if (v.kind === 'deny') return void reply.code(401).send(GATE_ERROR);
+      if (v.kind === 'deny') {
+        if (!agentAdmitted(req)) return void reply.code(401).send(GATE_ERROR);
+        return done();
+      }
       if (v.kind === 'redirect') return void reply.header('Set-Cookie', v.setCookie).redirect(v.location, 302);
       if (v.setCookie) void reply.header('Set-Cookie', v.setCookie);
     }

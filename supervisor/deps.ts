@@ -21,6 +21,7 @@ import type { Logger } from '../shared/log.ts';
 import type { SvcPaths } from '../shared/paths.ts';
 import type { Redactor } from '../shared/redact.ts';
 import type { SettingsPatch, SettingsPatchResult, SettingsViewShape } from './settings-service.ts';
+import type { AgentTokenStore } from '../shared/agent-tokens/index.ts';
 import type { Gate } from './plugins/access-gate.ts';
 import type { SseRegistry } from './sse.ts';
 import type { StreamHub } from './stream-hub.ts';
@@ -85,6 +86,8 @@ export interface AppDeps {
   gatewayHost: GatewayHostHandle;
   /** The tools broker: builtin tools, the approval queue, the audit log. */
   broker: Broker;
+  /** Credentials svc minted for agents (MCP bindings), stored hashed. */
+  agentTokens: AgentTokenStore;
   /** The in-process MCP servers (Streamable HTTP sessions under /api/mcp/*). */
   mcp: McpHost;
 }

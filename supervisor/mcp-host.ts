@@ -13,7 +13,6 @@ import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
 import type { McpProbe } from '../shared/health/types.ts';
-import { createAgentTokenStore } from '../shared/agent-tokens/index.ts';
 import { BindingError, httpSessionBinding, MCP_BINDING_HEADER } from '../shared/mcp/binding.ts';
 import { mcpProbe } from '../shared/mcp/probe.ts';
 import { MCP_SERVER_FACTORIES } from '../shared/mcp/servers.ts';
@@ -85,7 +84,7 @@ export function createMcpHost(deps: Omit<AppDeps, 'mcp'>, opts: McpHostOptions =
   const ctx: McpContext = {
     config, db: deps.db, tx: deps.tx, domain: deps.domain, eventLog: deps.eventLog, broker: deps.broker, logger, redactor,
   };
-  const tokens = createAgentTokenStore(deps.db);
+  const tokens = deps.agentTokens;
   const bindingHeader = MCP_BINDING_HEADER.toLowerCase();
   const sessions = new Map<string, Session>();
   let pending = 0;

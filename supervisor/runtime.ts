@@ -38,6 +38,7 @@ import { SseRegistry, frameRow } from './sse.ts';
 import { StreamHub } from './stream-hub.ts';
 import { Supervisor, workerEntry, type Service } from './supervision.ts';
 import { UpgradeRegistry } from './upgrade.ts';
+import { createAgentTokenStore } from '../shared/agent-tokens/index.ts';
 
 export const CHAT_BATCH = 500;
 
@@ -178,6 +179,7 @@ export function createRuntime(config: Config, logger: Logger, opts: RuntimeOptio
     gateway: agentSource,
     gatewayHost,
     broker,
+    agentTokens: createAgentTokenStore(db),
   };
   const deps: AppDeps = { ...base, mcp: createMcpHost(base) };
   if (!opts.mcpProbes) mcpProbes = () => deps.mcp.probes();

@@ -2,6 +2,7 @@
 // detached so it never ties the launcher's lifetime to the browser. A failure
 // is only printed; the URL is already on screen.
 import { spawn } from 'node:child_process';
+import { childEnv } from '../config.ts';
 
 export function browserCommand(url: string, platform: NodeJS.Platform = process.platform): { command: string; args: string[] } {
   if (platform === 'darwin') return { command: 'open', args: [url] };
@@ -14,7 +15,8 @@ export function browserCommand(url: string, platform: NodeJS.Platform = process.
 export function openBrowser(url: string, onError: (line: string) => void): Promise<void> {
   const { command, args } = browserCommand(url);
   return new Promise((resolve) => {
-    const child = spawn(command, args, { detached: true, stdio: 'ignore', windowsHide: true });
+    // The browser inherits the opener's environment: the desktop session, never svc's secrets.
+    const child = spawn(command, args, { detached: true, stdio: 'ignore', windowsHide: true, env: childEnv({}, 'opener') });
     child.once('spawn', () => {
       child.unref();
       resolve();

@@ -3,6 +3,7 @@
 // Linux: /proc/net/tcp{,6} gives the LISTEN socket's inode, /proc/<pid>/fd
 // links name it. Elsewhere (or when /proc hides it): lsof. Windows: netstat.
 import { spawnSync } from 'node:child_process';
+import { childEnv } from '../config.ts';
 import { readdirSync, readFileSync, readlinkSync } from 'node:fs';
 import { join } from 'node:path';
 
@@ -95,7 +96,7 @@ export function parseNetstatPids(text: string, port: number): number[] {
 }
 
 function runTool(cmd: string, args: string[]): { ok: true; stdout: string } | { ok: false; reason: string } {
-  const r = spawnSync(cmd, args, { encoding: 'utf8', timeout: 5000, windowsHide: true });
+  const r = spawnSync(cmd, args, { encoding: 'utf8', timeout: 5000, windowsHide: true, env: childEnv() });
   if (r.error) {
     const code = (r.error as NodeJS.ErrnoException).code;
     return { ok: false, reason: code === 'ENOENT' ? `${cmd} is not installed` : `${cmd} failed: ${r.error.message}` };

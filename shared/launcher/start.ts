@@ -14,8 +14,8 @@ export type Found = Exclude<Discovery, { state: 'none' }>;
 export type StartResult = { ok: true; found: Found; pid: number | undefined } | { ok: false };
 
 export const INSTALL_HINT =
-  'Install svc with `npm install -g svc`, or run from a checkout of the svc repository ' +
-  '(or set SVC_SERVER_PATH to its supervisor/main.ts).';
+  'Run svc from a checkout of its repository (`npm ci && npm start`), ' +
+  'or set SVC_SERVER_PATH to its supervisor/main.ts or dist/supervisor/main.js.';
 
 interface ChildState {
   exit: { code: number | null; signal: NodeJS.Signals | null } | null;

@@ -10,8 +10,10 @@
 // `structured` is the same attachment as data. A stdio entry sets
 // SVC_DB_PATH to the server's own database, so the binary the runtime spawns
 // shares it even when SVC_HOME or SVC_DB_PATH was moved. When the access gate
-// is on, an http entry carries an `Authorization: Bearer <STUDIO_ACCESS_TOKEN>`
-// header with a placeholder: the real token is never printed.
+// is on, an http entry without a binding carries an `Authorization: Bearer
+// <STUDIO_ACCESS_TOKEN>` header with a placeholder (the real token is never
+// printed); an entry with a binding needs no token, since the gate admits a
+// minted binding on the MCP transport route.
 //
 // With a minted binding (GET /api/mcp/config?agentId=, beyond the spec) the
 // entry carries it: the X-Svc-Mcp-Binding header (http) or SVC_MCP_BINDING
@@ -71,7 +73,8 @@ export function mcpAttachConfig(input: AttachInput): AttachConfig {
   const id = binding ? `svc-${input.server}-${entrySuffix(binding.agentId)}` : `svc-${input.server}`;
   const url = `${input.baseUrl}/api/mcp/${input.server}`;
   const headers: Record<string, string> = {
-    ...(input.gated ? { Authorization: `Bearer ${TOKEN_PLACEHOLDER}` } : {}),
+    // A binding also passes the access gate on the MCP route: the agent never needs the operator's token.
+    ...(input.gated && !binding ? { Authorization: `Bearer ${TOKEN_PLACEHOLDER}` } : {}),
     ...(binding ? { [MCP_BINDING_HEADER]: binding.token } : {}),
   };
   const hasHeaders = Object.keys(headers).length > 0;

@@ -3,7 +3,7 @@
 // same stores the supervisor builds over it. Rows it commits reach the
 // dashboard's live streams through the tail worker's poll.
 import { createBroker } from '../broker/index.ts';
-import type { Config } from '../config.ts';
+import { lookupEnv, type Config } from '../config.ts';
 import { openDatabase } from '../db/open.ts';
 import { createSettingsTable } from '../db/settings-table.ts';
 import { createTx } from '../db/tx.ts';
@@ -12,14 +12,22 @@ import { createEventLog } from '../events/event-log.ts';
 import type { Logger } from '../log.ts';
 import { svcPaths } from '../paths.ts';
 import { createRedactor, isSensitiveKey, type Redactor } from '../redact.ts';
-import { readStudioAccessToken } from '../settings/index.ts';
+import { readStudioAccessToken, resolveGatewaySettings } from '../settings/index.ts';
 import type { McpContext } from './types.ts';
 
-/** The exact secrets a stdio binary knows of, for its redactor. */
+/**
+ * The exact secrets a stdio binary knows of, for its redactor: read once at
+ * start (the binary is short-lived beside the server, and reading the
+ * settings and gateway files per redaction would cost a file read per log
+ * line); the gateway token as svc resolves it.
+ */
 export function stdioRedactor(config: Config): Redactor {
-  const settingsToken = readStudioAccessToken(svcPaths(config).settingsFile);
+  const settingsFile = svcPaths(config).settingsFile;
+  const settingsToken = readStudioAccessToken(settingsFile);
+  const gatewayToken = resolveGatewaySettings({ settingsFile, gatewayStateDir: config.gatewayStateDir, lookupEnv }).token;
   const otlp = Object.entries(config.otlpHeaders).filter(([k]) => isSensitiveKey(k)).map(([, v]) => v);
-  return createRedactor(() => [config.accessToken, settingsToken, config.secretsMasterKey, config.searchApiKey, config.embeddingsApiKey, ...otlp]);
+  const secrets = [config.accessToken, settingsToken, gatewayToken, config.secretsMasterKey, config.searchApiKey, config.embeddingsApiKey, ...otlp];
+  return createRedactor(() => secrets);
 }
 
 export interface OwnedMcpContext extends McpContext {

@@ -59,6 +59,8 @@ export async function runStdio(name: McpServerName): Promise<void> {
     logger.info({ db: config.dbPath, bound: Object.keys(binding) }, `svc-mcp-${name} serving over stdio`);
   } catch (err) {
     logger.fatal({ err }, `svc-mcp-${name} failed to start`);
+    // A person reads this (a newer schema, a refused binding): one plain line beside the JSON log line.
+    process.stderr.write(`svc-mcp-${name}: ${redactor.text(err instanceof Error ? err.message : String(err))}\n`);
     ctx?.close();
     process.exitCode = 1;
   }

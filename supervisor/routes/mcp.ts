@@ -5,7 +5,6 @@
 // request, its parsed body and the response to the MCP host (the reply is
 // hijacked: the SDK transport writes the response, SSE included).
 import type { FastifyInstance } from 'fastify';
-import { createAgentTokenStore } from '../../shared/agent-tokens/index.ts';
 import { mintAttachBinding } from '../../shared/mcp/attach-binding.ts';
 import { mcpAttachConfig, MCP_RUNTIMES, MCP_TRANSPORTS, type McpRuntime, type McpTransport } from '../../shared/mcp/config-snippet.ts';
 import { isMcpServerName } from '../../shared/mcp/servers.ts';
@@ -23,9 +22,12 @@ const queryText = (v: unknown, fallback: string): string =>
 
 const oneOf = <T extends string>(list: readonly T[], v: string): v is T => (list as readonly string[]).includes(v);
 
+/** The MCP transport route: the one route an agent's minted binding opens when the gate is on (app.ts). */
+export const MCP_SERVER_ROUTE = '/api/mcp/:server';
+
 export function mcpRoutes(app: FastifyInstance, deps: AppDeps): void {
   const { config, mcp } = deps;
-  const tokens = createAgentTokenStore(deps.db);
+  const tokens = deps.agentTokens;
 
   app.get<ConfigQuery>('/api/mcp/config', async (req, reply) => {
     const server = queryText(req.query.server, 'tasks');
@@ -55,7 +57,7 @@ export function mcpRoutes(app: FastifyInstance, deps: AppDeps): void {
 
   app.route<ServerParams>({
     method: ['POST', 'GET', 'DELETE'],
-    url: '/api/mcp/:server',
+    url: MCP_SERVER_ROUTE,
     handler: async (req, reply) => {
       const server = req.params.server;
       if (!isMcpServerName(server)) throw new HttpError(404, 'not found');

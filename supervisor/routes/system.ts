@@ -31,6 +31,8 @@ export function systemRoutes(app: FastifyInstance, deps: AppDeps): void {
     try {
       sse = deps.sse.open(req, reply, { connectedComment: false });
     } catch (err) {
+      // A refusal before the reply was taken over (the stream cap's 503) goes to the one error handler.
+      if (err instanceof HttpError) throw err;
       // The reply is already taken over, so the error handler cannot answer: end it here rather than hang the client.
       logger.error({ err, op }, 'could not open the event stream');
       if (!reply.raw.headersSent) reply.raw.writeHead(500, { 'content-type': 'application/json; charset=utf-8' });

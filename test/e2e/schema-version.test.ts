@@ -45,6 +45,6 @@ void test('Command-line launcher → MCP stdio binaries (issue 15 #18): a stdio 
   child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
   const [code] = (await once(child, 'exit')) as [number | null];
   assert.equal(code, 1, stderr);
-  assert.ok(stderr.includes(message), stderr);
+  assert.ok(stderr.includes(`svc-mcp-tasks: ${message}\n`), stderr);
   assert.equal(stdout, '', 'stdout carries the protocol only');
 });

@@ -52,6 +52,10 @@ void test('Limits (issue 15 #15): SSE streams past SVC_MAX_STREAMS get 503 with 
   assert.equal(third.status, 503);
   assert.match(third.headers.get('content-type') ?? '', /application\/json/);
   assert.deepEqual(await third.json(), { error: 'too many open streams (limit 2)' });
+  // The gateway operation streams share the cap: refused the same way, before any operation runs.
+  const install = await fetch(`${s.base}/api/system/install-gateway`, { method: 'POST' });
+  assert.equal(install.status, 503);
+  assert.deepEqual(await install.json(), { error: 'too many open streams (limit 2)' });
   // Other routes still answer.
   assert.equal((await fetch(`${s.base}/api/settings`)).status, 200);
 

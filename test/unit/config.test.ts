@@ -157,6 +157,7 @@ void test("Security (issue 15 #2): a child's environment is built from the allow
   assert.deepEqual(keys('npm'), [...base, 'NPM_CONFIG_CACHE', 'npm_config_prefix'].sort());
   assert.deepEqual(keys('gateway-cli'), [...base, 'OPENCLAW_GATEWAY_TOKEN', 'OPENCLAW_STATE_DIR'].sort());
   assert.deepEqual(keys('gateway'), [...base, 'ANTHROPIC_API_KEY', 'DISPLAY', 'OPENCLAW_GATEWAY_TOKEN', 'OPENCLAW_STATE_DIR'].sort());
+  assert.deepEqual(keys('opener'), [...base, 'DISPLAY'].sort(), 'the browser opener: the desktop session only');
   assert.equal(childEnvFrom(source).HOME, '/home/u', 'values are copied as they are');
   // Overrides: added, replaced, removed; svc's own names are refused.
   const env = childEnvFrom(source, { OPENCLAW_STATE_DIR: '/other', HOME: undefined, EXTRA: '1' }, 'gateway-cli');
@@ -169,7 +170,7 @@ void test("Security (issue 15 #2): a child's environment is built from the allow
 });
 
 void test("Security (issue 15 #2): no secret or SVC_* variable ever reaches a child of any kind (property)", () => {
-  const kinds: ChildKind[] = ['system', 'npm', 'gateway-cli', 'gateway'];
+  const kinds: ChildKind[] = ['system', 'npm', 'gateway-cli', 'gateway', 'opener'];
   const own = fc.oneof(
     fc.constantFrom(...SVC_SECRET_ENV_NAMES),
     fc.stringMatching(/^[A-Za-z0-9_]{0,12}$/).map((rest) => `SVC_${rest}`),

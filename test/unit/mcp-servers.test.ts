@@ -10,6 +10,9 @@ import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { McpError, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { loadConfig } from '../../shared/config.ts';
 import { createLogger } from '../../shared/log.ts';
+import { svcPaths } from '../../shared/paths.ts';
+import { MASK } from '../../shared/redact.ts';
+import { saveSettings } from '../../shared/settings/index.ts';
 import { createAgentTokenStore } from '../../shared/agent-tokens/index.ts';
 import { BindingError, bindingFromEnv, bindingFromQuery, httpSessionBinding, stdioSessionBinding } from '../../shared/mcp/binding.ts';
 import { mcpAttachConfig, shellWord } from '../../shared/mcp/config-snippet.ts';
@@ -159,10 +162,27 @@ void test('Tools broker and MCP: attach snippets quote paths for the shell and T
   assert.equal(c.snippet, `[mcp_servers.svc-memory]\ncommand = "node"\nargs = [${JSON.stringify(bin)}]\nenv = { SVC_DB_PATH = "/d b/svc.db" }\n`);
   const gated = mcpAttachConfig({ server: 'tools', runtime: 'cli-b', transport: 'http', baseUrl: 'http://127.0.0.1:1', binDir, dbPath: '/x', gated: true });
   assert.equal(gated.snippet, '[mcp_servers.svc-tools]\nurl = "http://127.0.0.1:1/api/mcp/tools"\nhttp_headers = { Authorization = "Bearer <STUDIO_ACCESS_TOKEN>" }\n');
-  // With a binding: the entry is named for the agent and carries the binding (header for http, variable for stdio).
+  // With a binding: the entry is named for the agent and carries the binding (header for http, variable for
+  // stdio); even gated it carries no access-token placeholder, since the binding passes the gate on the MCP route.
   const binding = { token: 'svc_mcp_tok', agentId: 'team.lead/1' };
   const bound = mcpAttachConfig({ server: 'tools', runtime: 'cli-b', transport: 'http', baseUrl: 'http://127.0.0.1:1', binDir, dbPath: '/x', gated: true, binding });
-  assert.equal(bound.snippet, '[mcp_servers.svc-tools-team_lead_1]\nurl = "http://127.0.0.1:1/api/mcp/tools"\nhttp_headers = { Authorization = "Bearer <STUDIO_ACCESS_TOKEN>", X-Svc-Mcp-Binding = "svc_mcp_tok" }\n');
+  assert.equal(bound.snippet, '[mcp_servers.svc-tools-team_lead_1]\nurl = "http://127.0.0.1:1/api/mcp/tools"\nhttp_headers = { X-Svc-Mcp-Binding = "svc_mcp_tok" }\n');
   const boundStdio = mcpAttachConfig({ server: 'tools', runtime: 'cli-a', transport: 'stdio', baseUrl: 'http://127.0.0.1:1', binDir: '/b', dbPath: '/x', gated: true, binding });
   assert.equal(boundStdio.snippet, 'cli-a mcp add --transport stdio svc-tools-team_lead_1 --env SVC_DB_PATH=/x --env SVC_MCP_BINDING=svc_mcp_tok -- node /b/tools.js');
+});
+
+void test('Security (issue 15 #13): a stdio binary masks the gateway token svc resolves, in logs and stored events', (t) => {
+  const home = tempHome('svc-mcp-redact-');
+  t.after(() => removeHome(home));
+  const config = loadConfig(testEnv(home, { LOG_LEVEL: 'silent' }));
+  const gatewayToken = 'gw-literal-token-0123456789';
+  saveSettings(svcPaths(config).settingsFile, { gatewayToken });
+  const redactor = stdioRedactor(config);
+  assert.equal(redactor.text(`connect with ${gatewayToken} now`), `connect with ${MASK} now`);
+  const ctx = createMcpContext(config, createLogger({ level: 'silent' }), redactor);
+  t.after(() => ctx.close());
+  ctx.eventLog.append({ kind: 'tool_result', data: { note: `echo ${gatewayToken}` } });
+  const stored = ctx.db.prepare('SELECT data FROM events').pluck().all() as string[];
+  assert.equal(stored.length, 1);
+  assert.ok(!stored[0]?.includes(gatewayToken), 'the stored row holds no gateway token');
 });
