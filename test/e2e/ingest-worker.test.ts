@@ -6,20 +6,15 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
-import { startServer, stopAfter } from '../helpers/server.ts';
+import { ingestWorkerStats, startServer, stopAfter, untilIngestWorkerServes } from '../helpers/server.ts';
 
 const TOKEN = 'zq7Xw2Lp9Rt4Kv8NgatewayPlain';
 
 void test('Security (issue 15 #13, #15, #17): through the ingest worker, exact secrets are masked, a row over 64 KB is 413, a keyed retry is stored once', async (t) => {
   const s = stopAfter(t, await startServer());
-  const ingestStats = async () => {
-    const h = (await (await fetch(`${s.base}/api/health`)).json()) as { workers: Array<{ name: string; stats?: Record<string, number> }> };
-    return h.workers.find((w) => w.name === 'ingest')?.stats;
-  };
+  const ingestStats = () => ingestWorkerStats(s.base);
   // The worker takes batches once it serves its channel (its counters answer from then on).
-  const deadline = Date.now() + 20_000;
-  while (!(await ingestStats()) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
-  assert.ok(await ingestStats(), 'the ingest worker serves');
+  await untilIngestWorkerServes(s.base);
 
   const json = { 'content-type': 'application/json' };
   const saved = await fetch(`${s.base}/api/settings`, { method: 'POST', headers: json, body: JSON.stringify({ gatewayToken: TOKEN }) });

@@ -7,7 +7,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import WebSocket from 'ws';
-import { freePort, removeHome, startServer, stopAfter, tempHome } from '../helpers/server.ts';
+import { freePort, ingestWorkerStats, removeHome, startServer, stopAfter, tempHome, untilIngestWorkerServes } from '../helpers/server.ts';
 import { rawRequest, tryUpgrade } from '../helpers/http.ts';
 
 void test('Authentication 7: binding a non-loopback address without a token prints SECURITY: and exits 1', async (t) => {
@@ -92,14 +92,9 @@ void test('Limits: a 3 MB body on a real socket gets 413 and nothing is written'
 
 void test('Events → POST /api/obs/ingest on a real server: the ingest worker parses the bytes; a body that is not JSON gets 400 and writes nothing, a malformed row is skipped', async (t) => {
   const s = stopAfter(t, await startServer());
-  const ingestStats = async () => {
-    const h = (await (await fetch(`${s.base}/api/health`)).json()) as { workers: Array<{ name: string; stats?: Record<string, number> }> };
-    return h.workers.find((w) => w.name === 'ingest')?.stats;
-  };
+  const ingestStats = () => ingestWorkerStats(s.base);
   // The worker answers for its counters once it serves its channel; from then on batches go to it.
-  const deadline = Date.now() + 20_000;
-  while (!(await ingestStats()) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
-  assert.deepEqual(await ingestStats(), { batches: 0, events: 0, badBodies: 0 });
+  assert.deepEqual(await untilIngestWorkerServes(s.base), { batches: 0, events: 0, badBodies: 0 });
   const post = (body: string) =>
     rawRequest(s.port, { method: 'POST', path: '/api/obs/ingest', headers: { 'content-type': 'application/json' }, body });
   for (const body of ['{"events":[{"kind":', '', '{"__proto__":{"polluted":1},"events":[]}', '{"constructor":{"prototype":{"x":1}}}']) {

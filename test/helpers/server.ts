@@ -126,3 +126,20 @@ export function stopAfter(t: { after(fn: () => Promise<void> | void): void }, s:
   });
   return s;
 }
+
+/** The ingest worker's counters from GET /api/health; undefined until the worker serves its channel. */
+export async function ingestWorkerStats(base: string): Promise<Record<string, number> | undefined> {
+  const h = (await (await fetch(`${base}/api/health`)).json()) as { workers: Array<{ name: string; stats?: Record<string, number> }> };
+  return h.workers.find((w) => w.name === 'ingest')?.stats;
+}
+
+/** Waits until the ingest worker serves (batches go to it from then on); its counters then. */
+export async function untilIngestWorkerServes(base: string): Promise<Record<string, number>> {
+  const deadline = Date.now() + 20_000;
+  for (;;) {
+    const stats = await ingestWorkerStats(base);
+    if (stats) return stats;
+    if (Date.now() > deadline) throw new Error('the ingest worker never served');
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
