@@ -29,7 +29,8 @@ export function parsePort(raw: string | undefined): number | null {
 const blankToUndefined = (v: unknown) => (typeof v === 'string' && v.trim() === '' ? undefined : v);
 const optionalString = z.preprocess(blankToUndefined, z.string().optional());
 
-const EnvSchema = z.object({
+/** Every variable svc reads (docs/configuration.md documents each; a test checks). */
+export const EnvSchema = z.object({
   SVC_HOME: optionalString,
   SVC_API_PORT: optionalString,
   SVC_AWAIT_PORT: optionalString,
@@ -77,6 +78,8 @@ const EnvSchema = z.object({
   ),
   SVC_CATALOG_INDEX_URL: optionalString,
   SVC_DEV_ORIGIN: optionalString,
+  SVC_ALLOWED_HOSTS: optionalString,
+  SVC_RATE_LIMIT: optionalString,
   SVC_MAX_STREAMS: z.preprocess(
     (v) => (typeof v === 'string' && v.trim() !== '' ? Number(v) : undefined),
     z.number().int().min(1).max(100_000).optional().catch(undefined),
@@ -153,6 +156,13 @@ export interface Config {
   readonly mcpSessionIdleMs: number;
   /** Development mode: the one origin allowed cross-origin access with credentials (`SVC_DEV_ORIGIN`). */
   readonly devOrigin: string;
+  /**
+   * Host names the rebinding guard accepts besides the loopback names, lowercased (`SVC_ALLOWED_HOSTS`,
+   * comma-separated): a TLS reverse proxy on this machine forwards its own public name as Host.
+   */
+  readonly allowedHosts: readonly string[];
+  /** The general router-wide rate limit: requests per minute per client address; null = off (`SVC_RATE_LIMIT`). */
+  readonly rateLimitPerMinute: number | null;
   /** Service-shaped SSE streams open at once; one past it is refused with 503 (`SVC_MAX_STREAMS`). */
   readonly maxStreams: number;
   /** Proxied gateway WebSocket connections open at once; one past it is refused with 503 (`SVC_MAX_PROXY_CONNECTIONS`). */
@@ -180,6 +190,20 @@ export const DEFAULT_DEV_ORIGIN = 'http://localhost:5173';
 export const DEFAULT_MAX_STREAMS = 2000;
 export const DEFAULT_MAX_PROXY_CONNECTIONS = 64;
 export const DEFAULT_SKILL_SCAN_TIMEOUT_MS = 10_000;
+/**
+ * The general tier (spec "Limits": below the sensitive tier's 60 per minute
+ * in strictness): far above what the dashboard, its streams and MCP clients
+ * make, low enough that a runaway local loop is throttled.
+ */
+export const DEFAULT_RATE_LIMIT_PER_MINUTE = 20_000;
+
+/** `SVC_RATE_LIMIT`: a positive whole number of requests per minute, or `off`; anything else is the default. */
+export function parseRateLimit(raw: string | undefined): number | null {
+  if (raw === undefined) return DEFAULT_RATE_LIMIT_PER_MINUTE;
+  const v = raw.trim().toLowerCase();
+  if (v === 'off') return null;
+  return /^\d{1,9}$/.test(v) && Number(v) > 0 ? Number(v) : DEFAULT_RATE_LIMIT_PER_MINUTE;
+}
 
 /**
  * svc's own secrets that live in its environment. They never reach a child
@@ -298,6 +322,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     mcpMaxSessions: e.SVC_MCP_MAX_SESSIONS ?? DEFAULT_MCP_MAX_SESSIONS,
     mcpSessionIdleMs: e.SVC_MCP_SESSION_IDLE_MS ?? DEFAULT_MCP_SESSION_IDLE_MS,
     devOrigin: (e.SVC_DEV_ORIGIN ?? DEFAULT_DEV_ORIGIN).replace(/\/+$/, ''),
+    allowedHosts: Object.freeze((e.SVC_ALLOWED_HOSTS ?? '').split(',').map((h) => h.trim().toLowerCase()).filter((h) => h !== '')),
+    rateLimitPerMinute: parseRateLimit(e.SVC_RATE_LIMIT),
     maxStreams: e.SVC_MAX_STREAMS ?? DEFAULT_MAX_STREAMS,
     maxProxyConnections: e.SVC_MAX_PROXY_CONNECTIONS ?? DEFAULT_MAX_PROXY_CONNECTIONS,
     skillScanTimeoutMs: e.SVC_SKILL_SCAN_TIMEOUT_MS ?? DEFAULT_SKILL_SCAN_TIMEOUT_MS,
