@@ -6,7 +6,8 @@ import type { AppDeps } from './deps.ts';
 import { gateVerdict, GATE_ERROR } from './plugins/access-gate.ts';
 import { applyDevCors, originOf } from './plugins/dev-cors.ts';
 import { registerErrorHandling } from './plugins/errors.ts';
-import { hostGuardVerdict, isLoopbackAddress, type HostGuardOptions } from './plugins/host-guard.ts';
+import { allowedHostNames, hostGuardVerdict, isLoopbackAddress, type HostGuardOptions } from './plugins/host-guard.ts';
+import { createRateLimiter } from './plugins/rate-limit.ts';
 import { isApiPath, parseTarget } from './plugins/request-path.ts';
 import { clientErrorWithHeaders, frameworkErrorWithHeaders } from './plugins/framework-errors.ts';
 import { setSecurityHeaders } from './plugins/security-headers.ts';
@@ -47,10 +48,16 @@ export function hostGuardOptions(deps: Pick<AppDeps, 'config' | 'boundPort'>): H
     enabled: isLoopbackAddress(deps.config.host),
     trustedOrigin: deps.config.isDevelopment ? originOf(deps.config.devOrigin) : null,
     boundPort: deps.boundPort,
+    allowedHosts: allowedHostNames(deps.config.allowedHosts),
   };
 }
 
-export function buildApp(deps: AppDeps): FastifyInstance {
+export interface BuildAppOptions {
+  /** The clock of the general rate limit (ms); tests inject one. */
+  now?: () => number;
+}
+
+export function buildApp(deps: AppDeps, opts: BuildAppOptions = {}): FastifyInstance {
   const requestLogging = deps.config.logLevel === 'debug' || deps.config.logLevel === 'trace';
   const app = Fastify({
     // Fastify gets a logger only when per-request lines are wanted (debug,
@@ -73,10 +80,16 @@ export function buildApp(deps: AppDeps): FastifyInstance {
 
   // One callback hook for every request, after routing (fastify 5 runs
   // onRequest once the route is known, so `req.is404` says whether the router
-  // matched): the anti-framing headers, then the rebinding guard, then dev
-  // CORS (a preflight carries no cookie, so it is answered before the gate),
-  // then the gate. Only the steps that apply are done: this is the hot path.
+  // matched): the anti-framing headers, then the rebinding guard, then the
+  // general rate limit, then dev CORS (a preflight carries no cookie, so it
+  // is answered before the gate), then the gate. Only the steps that apply
+  // are done: this is the hot path. The rate limit counts what passed the
+  // guard: a page elsewhere that the guard refuses (the user's browser is a
+  // loopback client too) cannot spend the dashboard's budget. WebSocket
+  // upgrades do not pass here (upgrade.ts; the proxy caps its connections).
   const guard = hostGuardOptions(deps);
+  const limiter =
+    deps.config.rateLimitPerMinute === null ? null : createRateLimiter({ perMinute: deps.config.rateLimitPerMinute, now: opts.now });
   const devOrigin = deps.config.isDevelopment ? originOf(deps.config.devOrigin) : null;
   const isDevelopment = deps.config.isDevelopment;
   const gate = deps.gate;
@@ -95,6 +108,10 @@ export function buildApp(deps: AppDeps): FastifyInstance {
     if (guard.enabled) {
       const problem = hostGuardVerdict(req.headers, guard);
       if (problem) return void reply.code(403).send({ error: `forbidden: ${problem}` });
+    }
+    if (limiter !== null) {
+      const retryAfter = limiter.hit(req.ip);
+      if (retryAfter !== null) return void reply.code(429).header('Retry-After', String(retryAfter)).send(limiter.refusal);
     }
     if (isDevelopment && applyDevCors(req, reply, devOrigin)) return;
     if (gate.enabled) {
