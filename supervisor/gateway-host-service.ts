@@ -3,7 +3,8 @@
 // its channel contract; the supervisor routes each operation's frames to the
 // stream that asked for it. When a gateway start completes, the env-file
 // token is synced into settings and svc's own gateway connection reconnects
-// before the complete frame goes out (spec "POST /api/system/gateway").
+// before the complete frame goes out (spec "POST /api/system/gateway"; the
+// sync itself is shared/gateway/settings-sync.ts).
 // Issue 15 #17: the child processes the worker reports are ended when its
 // thread exits (worker-children.ts), and one global install runs at a time:
 // install-gateway and self-update both run `npm install -g`, and a second
@@ -11,14 +12,15 @@
 import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import {
-  GATEWAY_TOKEN_VARS, gatewayHostContract,
+  gatewayHostContract,
   type CompleteFrame, type ErrorFrame, type GatewayHostContract, type GatewayHostWorkerData, type OutputFrame, type ProgressFrame,
 } from '../shared/channels/gateway-host.ts';
 import { lookupEnv, type Config } from '../shared/config.ts';
 import type { Logger } from '../shared/log.ts';
 import type { SvcPaths } from '../shared/paths.ts';
-import { readGatewayEnv, resolveGatewaySettings, type SettingsPatch } from '../shared/settings/index.ts';
-import type { SettingsService } from './deps.ts';
+import {
+  syncAfterGatewayStart, syncGatewaySettings, type GatewaySettingsSources, type GatewaySettingsTarget,
+} from '../shared/gateway/settings-sync.ts';
 import { workerEntry, type Service, type Supervisor } from './supervision.ts';
 import { createWorkerChildren } from './worker-children.ts';
 
@@ -59,7 +61,7 @@ export interface GatewayHostContext {
   logger: Logger;
   startWorkers: boolean;
   /** Where a synced token is saved. */
-  settings?: Pick<SettingsService, 'save'>;
+  settings?: Pick<GatewaySettingsTarget, 'save'>;
   /** svc's gateway connection: reconnect after a start or a token change. */
   reconnect?: () => void;
   /** Test seam: another worker entry serving the same contract (default workers/gateway-host/main). */
@@ -76,45 +78,17 @@ export function startGatewayHost(ctx: GatewayHostContext): GatewayHostHandle {
   const children = createWorkerChildren(logger.child({ worker: 'gateway-host' }));
   const installRunning = () => [...sinks.values()].some((s) => INSTALL_OPS.has(s.op));
 
-  /**
-   * Points settings at what the gateway really uses: its token (as a
-   * `${NAME}` reference to the env-file variable, which resolves from svc's
-   * environment first and then the env file: the gateway's own order, as it
-   * inherits svc's environment) and, after a start, the port it runs on when
-   * settings name a loopback URL on another port. Writes only on a change.
-   */
-  const syncSettings = (port: number | null): boolean => {
-    if (!ctx.settings) return false;
-    const env = readGatewayEnv(config.gatewayStateDir);
-    const name = GATEWAY_TOKEN_VARS.find((n) => Object.hasOwn(env, n) && (env[n]?.trim() ?? '') !== '');
-    const resolved = resolveGatewaySettings({ settingsFile: paths.settingsFile, gatewayStateDir: config.gatewayStateDir, lookupEnv });
-    const patch: SettingsPatch = {};
-    if (name) {
-      const effective = (name === 'OPENCLAW_GATEWAY_TOKEN' ? lookupEnv(name) : undefined) ?? env[name]?.trim();
-      if (resolved.token !== effective) patch.gatewayToken = `\${${name}}`;
-    }
-    if (port !== null) {
-      const url = new URL(resolved.gatewayUrl);
-      const loopback = ['localhost', '127.0.0.1', '[::1]'].includes(url.hostname);
-      if (loopback && Number(url.port || (url.protocol === 'wss:' ? 443 : 80)) !== port) patch.gatewayUrl = `ws://localhost:${port}`;
-    }
-    if (Object.keys(patch).length === 0) return false;
-    ctx.settings.save(patch);
-    logger.info({ tokenVariable: patch.gatewayToken ? name : undefined, gatewayUrl: patch.gatewayUrl }, 'gateway settings synced');
-    return true;
-  };
+  // Settings follow the gateway it runs (shared/gateway/settings-sync.ts).
+  const sources: GatewaySettingsSources = { gatewayStateDir: config.gatewayStateDir, settingsFile: paths.settingsFile, lookupEnv };
+  const { settings, reconnect } = ctx;
 
   const deliver = (opId: string, frame: OpFrame) => {
     const sink = sinks.get(opId);
     if (!sink) return;
     if (frame.type === 'complete' && (sink.op === 'start' || sink.op === 'restart')) {
-      try {
-        syncSettings(frame.port ?? null);
-        ctx.reconnect?.();
-      } catch (err) {
-        // Best effort (spec): the gateway is up whatever happens to settings.
-        logger.warn({ err }, 'token sync after gateway start failed');
-      }
+      // Before the complete frame goes out: the client that sees it finds svc pointed at the new gateway.
+      if (settings) syncAfterGatewayStart(sources, frame.port ?? null, { save: (p) => settings.save(p), reconnect: () => reconnect?.() }, logger);
+      else reconnect?.();
     }
     sink.onFrame(frame);
   };
@@ -160,7 +134,7 @@ export function startGatewayHost(ctx: GatewayHostContext): GatewayHostHandle {
 
   return {
     request,
-    syncToken: () => syncSettings(null),
+    syncToken: () => (settings ? syncGatewaySettings(sources, null, (p) => settings.save(p), logger) : false),
     installRunning,
     async run(op, onFrame, opts) {
       // The routes answer 409 first; this keeps the rule whoever calls.

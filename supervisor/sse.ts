@@ -1,9 +1,10 @@
 // Server-Sent Events: headers, the `: connected` comment, framing and the
-// 20 s keepalive, in one place. One interval serves every open stream. A
-// client that stops reading is dropped once its unsent buffer passes a
-// bound, so one stuck tab cannot grow the server's memory. At most
-// `maxStreams` streams are open at once (SVC_MAX_STREAMS): one more is
-// refused with 503 before the reply is taken over.
+// 20 s keepalive, in one place: no other file spells a `data:` or `id:`
+// line. One interval serves every open stream. A client that stops reading
+// is dropped once its unsent buffer passes a bound, so one stuck tab cannot
+// grow the server's memory. At most `maxStreams` streams are open at once
+// (SVC_MAX_STREAMS): one more is refused with 503 before the reply is taken
+// over.
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { HttpError } from './http-error.ts';
 
@@ -22,9 +23,27 @@ export interface SseStream {
   drained(): Promise<void>;
 }
 
+// The frames svc writes, and the only place that spells SSE's wire format.
+// `json` is one JSON text: JSON.stringify never emits a raw newline, so it
+// fits one `data:` line.
+
+/** A frame a client can resume from: its `id` is the stream cursor (Last-Event-ID). */
 export function frameRow(id: number, json: string): string {
   return `id: ${id}\ndata: ${json}\n\n`;
 }
+
+/** A frame without a cursor (the system routes' operation frames). */
+export function frameData(json: string): string {
+  return `data: ${json}\n\n`;
+}
+
+/** A comment line: ignored by EventSource, it keeps proxies and idle sockets from closing the stream. */
+export function frameComment(text: string): string {
+  return `: ${text}\n\n`;
+}
+
+const CONNECTED = frameComment('connected');
+const KEEPALIVE = frameComment('keepalive');
 
 /** The most one write of a stream's catch-up carries (a single larger frame goes alone). */
 export const CATCH_UP_MAX_BYTES = 256 * 1024;
@@ -135,7 +154,7 @@ export class SseRegistry {
     res.once('error', () => stream.close());
     this.streams.add(stream);
     this.startTimer();
-    if (opts.connectedComment ?? true) res.write(': connected\n\n');
+    if (opts.connectedComment ?? true) res.write(CONNECTED);
     return stream;
   }
 
@@ -150,7 +169,7 @@ export class SseRegistry {
   private startTimer(): void {
     if (this.timer) return;
     this.timer = setInterval(() => {
-      for (const s of this.streams) s.write(': keepalive\n\n');
+      for (const s of this.streams) s.write(KEEPALIVE);
     }, this.keepaliveMs);
     this.timer.unref();
   }

@@ -1,30 +1,30 @@
 // Spec "System (host and gateway)": POST configure-gateway, POST
-// auto-configure-gateway, GET and PATCH gateway-config. The file logic is in
-// shared/gateway/; here: input checks, the settings save, the reply. The
+// auto-configure-gateway, GET and PATCH gateway-config. The file writes, the
+// settings save and the reconnect are in shared/gateway/ (config-patch.ts);
+// here: input checks, one call, the reply. The
 // gateway token goes to settings and the gateway's .env, never into a reply
 // or a log line; provider keys only ever show as presence flags; GET shows an
 // allowlisted projection of openclaw.json (shared/gateway/config-view.ts).
 import { homedir } from 'node:os';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
+import { DomainError } from '../../shared/errors.ts';
 import { tcpReachable } from '../../shared/health/probes.ts';
 import { readGatewayConfig } from '../../shared/settings/gateway-files.ts';
-import { autoConfigureGateway, configureGateway, presenceFlags, type GatewayConnectionSettings } from '../../shared/gateway/auto-configure.ts';
-import { applyConfigPatch, configuredPort, editGatewayConfig, gatewayUrlFor, getPath, DEFAULT_GATEWAY_PORT } from '../../shared/gateway/config-file.ts';
+import { presenceFlags } from '../../shared/gateway/auto-configure.ts';
+import { getPath, DEFAULT_GATEWAY_PORT } from '../../shared/gateway/config-file.ts';
+import { autoConfigureAndConnect, configureAndConnect, patchGatewayConfig } from '../../shared/gateway/config-patch.ts';
 import { gatewayConfigView } from '../../shared/gateway/config-view.ts';
-import { updateGatewayEnv } from '../../shared/gateway/env-file.ts';
-import { isPrototypeKey } from '../../shared/object-keys.ts';
-import { apiKeysEnvVar, findProvider, KEYLESS_PROVIDER } from '../../shared/gateway/providers.ts';
+import type { GatewaySettingsTarget } from '../../shared/gateway/settings-sync.ts';
+import { findProvider, KEYLESS_PROVIDER } from '../../shared/gateway/providers.ts';
 import type { AppDeps } from '../deps.ts';
-import { badRequest, HttpError } from '../http-error.ts';
+import { badRequest, internalError } from '../http-error.ts';
 import { objectBody } from '../validate.ts';
 
 const M = {
   jsonRequired: 'JSON body required',
   providerRequired: 'provider is required',
   apiKeyRequired: `apiKey is required for non-${KEYLESS_PROVIDER} providers`,
-  // Beyond the spec's list (issue 15 #5): these ids would name JavaScript's object machinery.
-  reservedAgentId: "agentModel.agentId must not be '__proto__', 'constructor' or 'prototype'",
 } as const;
 
 /** How long PATCH waits to learn whether the gateway port answers (the hot-reload hint). */
@@ -55,19 +55,11 @@ const PatchBody = z.object({
 export function systemConfigRoutes(app: FastifyInstance, deps: AppDeps): void {
   const { config, logger, settings, vault, redactor } = deps;
   const stateDir = config.gatewayStateDir;
+  /** Where a configured gateway's URL and token are saved, and svc's connection told. */
+  const target: GatewaySettingsTarget = { save: (patch) => settings.save(patch), reconnect: () => deps.onGatewaySettingsChanged() };
 
-  /** Saves where and how svc reaches the gateway, then reconnects. */
-  const connectTo = (conn: GatewayConnectionSettings) => {
-    settings.save({ gatewayUrl: conn.gatewayUrl, gatewayToken: conn.gatewayToken });
-    deps.onGatewaySettingsChanged();
-  };
-
-  /** A 500 whose message is fixed; the cause goes to the log (which masks secrets). */
-  const failed = (err: unknown, message: string): HttpError => {
-    if (err instanceof HttpError) return err;
-    logger.error({ err }, message);
-    return new HttpError(500, message);
-  };
+  // Each 500 below has the spec's fixed message; the cause (a path, an errno)
+  // is logged by the error handler, never sent.
 
   app.post('/api/system/configure-gateway', { config: { badJsonMessage: M.jsonRequired } }, async (req) => {
     const body = ConfigureBody.parse(objectBody(req.body, M.jsonRequired));
@@ -75,26 +67,20 @@ export function systemConfigRoutes(app: FastifyInstance, deps: AppDeps): void {
     if (!provider.success) throw badRequest(M.providerRequired);
     const keyless = findProvider(provider.data)?.keyless === true;
     if (!keyless && body.apiKey === undefined) throw badRequest(M.apiKeyRequired);
-    const port = body.gatewayPort ?? DEFAULT_GATEWAY_PORT;
+    const input = { provider: provider.data, apiKey: body.apiKey ?? null, model: body.model ?? null, gatewayPort: body.gatewayPort ?? DEFAULT_GATEWAY_PORT };
     try {
-      const conn = configureGateway(stateDir, { provider: provider.data, apiKey: body.apiKey ?? null, model: body.model ?? null, gatewayPort: port }, logger);
-      connectTo(conn);
-      logger.info({ provider: provider.data, port }, 'gateway configured');
-      return { ok: true, gatewayUrl: conn.gatewayUrl };
+      return { ok: true, gatewayUrl: configureAndConnect(stateDir, input, target, logger).gatewayUrl };
     } catch (err) {
-      throw failed(err, 'Failed to configure gateway');
+      throw internalError('Failed to configure gateway', undefined, { cause: err });
     }
   });
 
   app.post('/api/system/auto-configure-gateway', { config: { badJsonMessage: M.jsonRequired } }, async () => {
     try {
-      const result = autoConfigureGateway({ stateDir, vault, userHome: homedir(), log: logger });
-      if (!result.ok) return result;
-      connectTo(result.settings);
-      logger.info({ provider: result.provider }, 'gateway auto-configured');
-      return { ok: true, gatewayUrl: result.settings.gatewayUrl, provider: result.provider };
+      const result = autoConfigureAndConnect({ stateDir, vault, userHome: homedir(), log: logger }, target);
+      return result.ok ? { ok: true, gatewayUrl: result.settings.gatewayUrl, provider: result.provider } : result;
     } catch (err) {
-      throw failed(err, 'Failed to auto-configure gateway');
+      throw internalError('Failed to auto-configure gateway', undefined, { cause: err });
     }
   });
 
@@ -115,33 +101,18 @@ export function systemConfigRoutes(app: FastifyInstance, deps: AppDeps): void {
         execSecurity: redactor.deep(exec('security')),
       };
     } catch (err) {
-      throw failed(err, 'Failed to read gateway config');
+      throw internalError('Failed to read gateway config', undefined, { cause: err });
     }
   });
 
   app.patch('/api/system/gateway-config', { config: { badJsonMessage: M.jsonRequired } }, async (req) => {
     const { apiKeys, ...patch } = PatchBody.parse(objectBody(req.body, M.jsonRequired));
-    // Refused before anything is written: the whole PATCH fails, .env included.
-    if (patch.agentModel !== undefined && isPrototypeKey(patch.agentModel.agentId)) throw badRequest(M.reservedAgentId);
     let port: number;
     try {
-      const keys = (apiKeys ?? []).filter((k) => k !== null);
-      // An empty key removes the variable: the way to disconnect a provider.
-      // fromEntries defines own keys, and every name is a `<PROVIDER>_API_KEY`: no input reaches a prototype.
-      if (keys.length > 0) updateGatewayEnv(stateDir, Object.fromEntries(keys.map((k) => [apiKeysEnvVar(k.provider), k.key === '' ? null : k.key])));
-      const touchesConfig = Object.values(patch).some((v) => v !== undefined);
-      port = touchesConfig
-        ? editGatewayConfig(stateDir, logger, (cfg, log) => {
-            applyConfigPatch(cfg, patch, log);
-            return configuredPort(cfg);
-          })
-        : configuredPort(readGatewayConfig(stateDir).config);
-      if (patch.gatewayPort !== undefined) {
-        settings.save({ gatewayUrl: gatewayUrlFor(patch.gatewayPort) });
-        deps.onGatewaySettingsChanged();
-      }
+      port = patchGatewayConfig({ stateDir, apiKeys: (apiKeys ?? []).filter((k) => k !== null), patch, target, log: logger });
     } catch (err) {
-      throw failed(err, 'Failed to update gateway config');
+      // A refusal (a reserved agent id, before anything was written) is the 400 it says; anything else a fixed 500.
+      throw err instanceof DomainError ? err : internalError('Failed to update gateway config', undefined, { cause: err });
     }
     // The gateway hot-reloads its config file; the hint only says whether one is listening.
     const reachable = await tcpReachable('127.0.0.1', port, REACHABLE_TIMEOUT_MS);

@@ -472,3 +472,29 @@ void test('Security (issue 15 #5): PATCH gateway-config refuses agentModel.agent
   assert.deepEqual(f.config().agents.entries, { main: { model: 'a/b' }, hasOwnProperty: { model: 'p/q' } });
   assert.equal(typeof ({} as { hasOwnProperty: unknown }).hasOwnProperty, 'function');
 });
+
+void test('Errors (issue 16 #1, #3): a gateway-config write that fails answers its fixed 500 message, never the cause; the cause is logged', async (t) => {
+  const ta = await buildTestApp(t);
+  tempUserHome(t);
+  const f = files(ta);
+  // The gateway state folder is a file: every write under it fails (EEXIST, ENOTDIR), naming the path.
+  mkdirSync(join(f.dir, '..'), { recursive: true });
+  writeFileSync(f.dir, 'not a folder');
+  ta.runtime.deps.vault.set('OPENAI_API_KEY', 'sk-vault-openai-0123456789abcdef');
+  const cases = [
+    { res: await post(ta, '/api/system/configure-gateway', { provider: 'anthropic', apiKey: KEY }), error: 'Failed to configure gateway' },
+    { res: await post(ta, '/api/system/auto-configure-gateway'), error: 'Failed to auto-configure gateway' },
+    { res: await patch(ta, { apiKeys: [{ provider: 'openai', key: KEY }] }), error: 'Failed to update gateway config' },
+    { res: await patch(ta, { model: 'a/b' }), error: 'Failed to update gateway config' },
+  ];
+  for (const { res, error } of cases) {
+    assert.equal(res.statusCode, 500, error);
+    assert.deepEqual(res.json(), { error });
+    assert.ok(!res.body.includes(f.dir), 'no path in the body');
+  }
+  for (const { error } of cases) {
+    assert.ok(ta.logs.some((l) => l.includes(`internal error: ${error}`) && l.includes(f.dir) && l.includes('"stack"')), `the cause of '${error}' is logged`);
+  }
+  assert.ok(!existsSync(join(ta.home, 'settings.json')) || !f.settings().gateway?.token, 'settings not pointed at a gateway that was not configured');
+  assertNoSecrets(ta, cases.map((c) => c.res.body), [KEY, 'sk-vault-openai-0123456789abcdef']);
+});

@@ -3,12 +3,13 @@
 // table) and "Transcript entry" (chat rows, the id is the stream cursor).
 import { test, type TestContext } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import Database from 'better-sqlite3';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { createChatMessages, type ChatRow } from '../../shared/db/chat-messages.ts';
-import { LATEST_VERSION, declaredSchema, listTables, migrate } from '../../shared/db/migrations.ts';
+import { LATEST_VERSION, MIGRATIONS, declaredSchema, listTables, migrate } from '../../shared/db/migrations.ts';
 import { BUSY_TIMEOUT_MS, SchemaTooNewError, checkpointAndClose, openDatabase, type Db } from '../../shared/db/open.ts';
 import { createSettingsTable } from '../../shared/db/settings-table.ts';
 import { createTx } from '../../shared/db/tx.ts';
@@ -190,4 +191,49 @@ void test('What the service does (Persistence, issue 15 #18): a database with a 
   const same = join(dir, 'same.db');
   openDatabase(same).close();
   openDatabase(same).close();
+});
+
+// The sqlite_master of a fresh database through migration 11, dumped from the
+// code before migrations 1-4 left shared/db/migrations.ts (issue 16 #3).
+// SQLite keeps each CREATE statement's text verbatim, so moving a migration
+// must not change a byte of it. Later migrations add rows after these and are
+// not part of the comparison.
+const SHIPPED_SCHEMA = JSON.parse(readFileSync(new URL('../fixtures/schema-v11.json', import.meta.url), 'utf8')) as unknown;
+
+function sqliteMaster(db: Db): unknown {
+  return {
+    userVersion: db.pragma('user_version', { simple: true }),
+    sqliteMaster: db.prepare('SELECT type, name, tbl_name, rootpage, sql FROM sqlite_master ORDER BY rowid').all(),
+  };
+}
+
+void test('Clean seams (issue 16 #3): migrations 1-11 build the schema that shipped, byte for byte', () => {
+  const mem = new Database(':memory:');
+  try {
+    for (const m of MIGRATIONS.filter((x) => x.version <= 11)) {
+      mem.exec(m.sql);
+      mem.pragma(`user_version = ${m.version}`);
+    }
+    assert.deepEqual(sqliteMaster(mem), SHIPPED_SCHEMA);
+  } finally {
+    mem.close();
+  }
+});
+
+void test('Clean seams (issue 16 #3): a database opened fresh starts with the shipped schema', (t) => {
+  const { db } = tempDb(t);
+  const shipped = SHIPPED_SCHEMA as { sqliteMaster: unknown[] };
+  const now = sqliteMaster(db) as { sqliteMaster: unknown[] };
+  assert.deepEqual(now.sqliteMaster.slice(0, shipped.sqliteMaster.length), shipped.sqliteMaster);
+});
+
+void test('Clean seams (issue 16 #3): every migration is its own file, listed in order, importing only the Migration type', () => {
+  const dir = fileURLToPath(new URL('../../shared/db/migrations/', import.meta.url));
+  const files = readdirSync(dir).filter((f) => f.endsWith('.ts')).sort();
+  assert.deepEqual(files.map((f) => Number(f.slice(0, 4))), MIGRATIONS.map((m) => m.version), 'one file per listed migration');
+  assert.deepEqual(MIGRATIONS.map((m) => m.version), MIGRATIONS.map((_, i) => i + 1), 'versions 1..n in order');
+  for (const f of files) {
+    const imports = [...readFileSync(join(dir, f), 'utf8').matchAll(/from '([^']+)'/g)].map((m) => m[1]);
+    assert.deepEqual(imports, ['../migration.ts'], `${f} imports`);
+  }
 });

@@ -1,7 +1,7 @@
 // Migration 5: the smaller resources behind the dashboard (spec "Smaller
 // resources"): cost records, graph layouts, personalities, skills, and the
 // append-only governance audit log.
-import type { Migration } from '../migrations.ts';
+import type { Migration } from '../migration.ts';
 
 export const migration0005: Migration = {
   version: 5,

@@ -1,6 +1,6 @@
 // Migration 6: events remember which masking rules their data went through
 // (shared/redact.ts MASK_RULES_VERSION; read by shared/obs/rows.ts).
-import type { Migration } from '../migrations.ts';
+import type { Migration } from '../migration.ts';
 
 export const migration0006: Migration = {
   version: 6,

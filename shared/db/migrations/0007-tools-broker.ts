@@ -2,7 +2,7 @@
 // approval", "Tool audit row"). tool_name in tool_approvals also holds other
 // approval keys (e.g. `delegate:<kind>` for the delegation handshake), so a
 // sticky allow_always is one row per (key, agent).
-import type { Migration } from '../migrations.ts';
+import type { Migration } from '../migration.ts';
 
 export const migration0007: Migration = {
   version: 7,

@@ -1,7 +1,7 @@
 // Migration 8: the memory store. Saved memories with their scope tags, an
 // FTS5 index over them (external content, kept in step by triggers), and the
 // optional embedding vectors. The team chat room is migration 9.
-import type { Migration } from '../migrations.ts';
+import type { Migration } from '../migration.ts';
 
 export const migration0008: Migration = {
   version: 8,

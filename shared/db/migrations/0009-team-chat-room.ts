@@ -1,7 +1,7 @@
 // Migration 9: the team chat room that the teamchat MCP server posts to and
 // reads from (spec "Tools broker and MCP": room `team:<teamId>`). The row id
 // is the subscribe cursor, so AUTOINCREMENT: an id is never reused.
-import type { Migration } from '../migrations.ts';
+import type { Migration } from '../migration.ts';
 
 export const migration0009: Migration = {
   version: 9,

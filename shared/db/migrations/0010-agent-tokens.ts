@@ -6,7 +6,7 @@
 // vouched for the asking agent: a sticky allow_always counts only on rows
 // whose agent identity came from a minted token, so rows written while the
 // identity was a query parameter anyone could choose never answer for it.
-import type { Migration } from '../migrations.ts';
+import type { Migration } from '../migration.ts';
 
 export const migration0010: Migration = {
   version: 10,

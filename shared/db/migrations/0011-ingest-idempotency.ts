@@ -3,7 +3,7 @@
 // answer it got and a digest of the body, so a retried batch is answered
 // without being stored twice. Keys older than 24 h are pruned on write
 // (shared/events/ingest-keys.ts).
-import type { Migration } from '../migrations.ts';
+import type { Migration } from '../migration.ts';
 
 export const migration0011: Migration = {
   version: 11,
