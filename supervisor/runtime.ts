@@ -110,7 +110,7 @@ export function createRuntime(config: Config, logger: Logger, opts: RuntimeOptio
       stopMethod: 'stop',
       workerData: () => ({ dbPath: paths.db, intervalMs: config.tailIntervalMs, batchSize: CHAT_BATCH, watermarks: watermarks.buffer }),
       onStart: (client) => {
-        client.on('events', ({ rows }) => hubs.events.offerTailed(rows as EventRow[]));
+        client.on('events', ({ rows }) => hubs.events.offerTailed(rows));
         client.on('chat', ({ rows }) => hubs.chat.offerTailed(rows));
       },
     });

@@ -8,7 +8,7 @@
 // stay in this process: a worker thread is part of it).
 import { z } from 'zod';
 import { defineContract } from './contract.ts';
-import { EventRowSchema } from './tail.ts';
+import { EventRowSchema } from '../events/types.ts';
 
 const Empty = z.object({}).strict();
 

@@ -1,37 +1,11 @@
 // Contract of the tail worker: it reads new rows of the event log and of the
 // chat-messages table (one query per table per tick) and posts them to the
-// supervisor, which fans them out to open streams.
+// supervisor, which fans them out to open streams. The rows' schemas live
+// beside their tables.
 import { z } from 'zod';
-import { EventKind } from '../events/kinds.ts';
+import { ChatRowSchema } from '../db/chat-messages.ts';
+import { EventRowSchema } from '../events/types.ts';
 import { defineContract } from './contract.ts';
-
-const nullableString = z.string().nullable();
-
-export const EventRowSchema = z.object({
-  seq: z.number().int(),
-  id: z.string(),
-  ts: z.number(),
-  kind: EventKind,
-  teamId: nullableString,
-  taskId: nullableString,
-  agentId: nullableString,
-  runtime: nullableString,
-  traceId: nullableString,
-  spanId: nullableString,
-  parentSpanId: nullableString,
-  correlationId: nullableString,
-  data: z.string(),
-  tenantId: nullableString,
-  createdAt: z.number(),
-});
-
-export const ChatRowSchema = z.object({
-  id: z.number().int(),
-  entryId: z.string(),
-  sessionKey: z.string(),
-  entry: z.string(),
-  createdAt: z.number(),
-});
 
 const Empty = z.object({}).strict();
 

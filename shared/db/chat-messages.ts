@@ -1,17 +1,23 @@
 // The chat-messages table: one transcript entry (JSON) per row; the row id is
 // the stream cursor; inserts are idempotent on entryId. Page reads and the
-// per-session delete serve the chat-history routes.
+// per-session delete serve the chat-history routes. The row's schema is its
+// one source: the tail channel validates tailed rows with it.
+import { z } from 'zod';
 import type { Db } from './open.ts';
 import type { Tx } from './tx.ts';
 
-export interface ChatRow {
-  id: number;
-  entryId: string;
-  sessionKey: string;
+export const ChatRowSchema = z.object({
+  id: z.number().int(),
+  entryId: z.string(),
+  sessionKey: z.string(),
   /** The transcript entry as JSON text. */
-  entry: string;
-  createdAt: number;
-}
+  entry: z.string(),
+  createdAt: z.number(),
+});
+export type ChatRow = z.infer<typeof ChatRowSchema>;
+
+/** The columns of a ChatRow, with the SQL aliases that yield its field names. */
+export const CHAT_COLUMNS_SQL = 'id, entry_id AS entryId, session_key AS sessionKey, entry, created_at AS createdAt';
 
 export interface ChatMessages {
   /** Inserts entries that carry an entryId; returns the rows actually inserted (duplicates skipped). */
@@ -35,12 +41,12 @@ export function createChatMessages(
   const insertStmt = db.prepare(
     `INSERT INTO chat_messages (entry_id, session_key, entry, created_at) VALUES (?, ?, ?, ?)
      ON CONFLICT (entry_id) DO NOTHING
-     RETURNING id, entry_id AS entryId, session_key AS sessionKey, entry, created_at AS createdAt`,
+     RETURNING ${CHAT_COLUMNS_SQL}`,
   );
   const maxIdStmt = db.prepare('SELECT COALESCE(MAX(id), 0) FROM chat_messages').pluck();
   // Served by the (session_key, id) index: a page is one range scan.
   const pageStmt = db.prepare(
-    `SELECT id, entry_id AS entryId, session_key AS sessionKey, entry, created_at AS createdAt
+    `SELECT ${CHAT_COLUMNS_SQL}
      FROM chat_messages WHERE session_key = @sessionKey AND (@before IS NULL OR id < @before)
      ORDER BY id DESC LIMIT @limit`,
   );

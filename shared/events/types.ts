@@ -1,25 +1,31 @@
 // The orchestration event row as the spec names it (camelCase on the wire,
-// snake_case in SQL), and the input accepted by appendEvent().
-import type { EventKind } from './kinds.ts';
+// snake_case in SQL), and the input accepted by appendEvent(). The row's
+// schema is its one source: the type is inferred from it, and the channels
+// that carry rows across threads (tail, ingest) validate with it.
+import { z } from 'zod';
+import { EventKind } from './kinds.ts';
 
-export interface EventRow {
-  seq: number;
-  id: string;
-  ts: number;
-  kind: EventKind;
-  teamId: string | null;
-  taskId: string | null;
-  agentId: string | null;
-  runtime: string | null;
-  traceId: string | null;
-  spanId: string | null;
-  parentSpanId: string | null;
-  correlationId: string | null;
+const nullableString = z.string().nullable();
+
+export const EventRowSchema = z.object({
+  seq: z.number().int(),
+  id: z.string(),
+  ts: z.number(),
+  kind: EventKind,
+  teamId: nullableString,
+  taskId: nullableString,
+  agentId: nullableString,
+  runtime: nullableString,
+  traceId: nullableString,
+  spanId: nullableString,
+  parentSpanId: nullableString,
+  correlationId: nullableString,
   /** JSON text, credential-shaped keys and values masked, and the exact secrets the writer knew (event-log.ts). */
-  data: string;
-  tenantId: string | null;
-  createdAt: number;
-}
+  data: z.string(),
+  tenantId: nullableString,
+  createdAt: z.number(),
+});
+export type EventRow = z.infer<typeof EventRowSchema>;
 
 export interface EventInput {
   kind: EventKind;

@@ -4,6 +4,7 @@
 // whole 500-row window whatever the filter. An error whose class is missing
 // is `Unknown`, and an `Unknown` error is a harness bug.
 import type { Db } from '../db/open.ts';
+import type { EventRow } from '../events/types.ts';
 import { errorOf, parseData } from './event-data.ts';
 
 export const ERROR_WINDOW = 500;
@@ -24,14 +25,7 @@ export interface ErrorFeed {
   harnessBugCount: number;
 }
 
-interface ErrorRow {
-  seq: number;
-  ts: number;
-  taskId: string | null;
-  agentId: string | null;
-  runtime: string | null;
-  data: string;
-}
+type ErrorRow = Pick<EventRow, 'seq' | 'ts' | 'taskId' | 'agentId' | 'runtime' | 'data'>;
 
 export interface ErrorsReader {
   /** `text` is the display redactor, applied to each message. */

@@ -5,10 +5,13 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { MAX_FINDINGS, SkillScanJobResult } from '../../shared/skills/index.ts';
 import { skillScan } from '../../workers/jobs/skill-jobs.ts';
+import runJob from '../../workers/jobs/main.ts';
 
-void test('Security (issue 15 #3): the scan job refuses an argument that is not the scan input', () => {
+void test('Security (issue 15 #3): the scan job refuses an argument that is not the scan input', async () => {
+  // The pool thread's entry parses the argument with the jobs contract (issue 16 #2).
   for (const arg of [null, 'body', { body: 42 }, { name: ['x'] }]) {
-    assert.throws(() => skillScan(arg), { name: 'ZodError' }, JSON.stringify(arg));
+    const reply = await runJob({ v: 1, id: 1, name: 'skillScan', arg });
+    assert.equal(reply.ok ? 'ran' : reply.error.code, 'INVALID_ARGUMENT', JSON.stringify(arg));
   }
   assert.deepEqual(skillScan({ name: 'ok', source: 'ok', category: null, body: 'Use git status first.' }), []);
 });

@@ -2,11 +2,10 @@
 // scans in tens to hundreds of milliseconds, which the front door's event loop
 // must not spend. The pool stops the thread when the scan runs past its time
 // limit (SVC_SKILL_SCAN_TIMEOUT_MS); the install is then refused.
+import type { JobArg } from '../../shared/channels/jobs.ts';
 import { scanSkill, type Finding } from '../../shared/skills/injection-scan.ts';
-import { SkillScanJobArg } from '../../shared/skills/schemas.ts';
 
-// What the supervisor sends is validated here because it crossed a thread;
-// the supervisor validates the findings it gets back.
-export function skillScan(arg: unknown): Finding[] {
-  return scanSkill(SkillScanJobArg.parse(arg));
+/** The argument was parsed with the contract's schema (main.ts); the supervisor parses the findings it gets back. */
+export function skillScan(input: JobArg<'skillScan'>): Finding[] {
+  return scanSkill(input);
 }

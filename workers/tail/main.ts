@@ -4,11 +4,10 @@
 // by other processes on the same file (the MCP stdio binaries) are seen here.
 import { parentPort, workerData } from 'node:worker_threads';
 import { openDatabase, type Db } from '../../shared/db/open.ts';
-import { EVENT_COLUMNS_SQL } from '../../shared/events/types.ts';
+import { EVENT_COLUMNS_SQL, type EventRow } from '../../shared/events/types.ts';
 import { serveChannel } from '../../shared/channels/server.ts';
 import { TailWorkerData, WATERMARK, tailContract } from '../../shared/channels/tail.ts';
-import type { EventRow } from '../../shared/events/types.ts';
-import type { ChatRow } from '../../shared/db/chat-messages.ts';
+import { CHAT_COLUMNS_SQL, type ChatRow } from '../../shared/db/chat-messages.ts';
 
 if (!parentPort) throw new Error('tail worker must run in a worker thread');
 const port = parentPort;
@@ -17,10 +16,7 @@ const marks = new Float64Array(data.watermarks);
 
 const db: Db = openDatabase(data.dbPath, { migrate: false });
 const eventsStmt = db.prepare(`SELECT ${EVENT_COLUMNS_SQL} FROM events WHERE seq > ? ORDER BY seq LIMIT ?`);
-const chatStmt = db.prepare(
-  `SELECT id, entry_id AS entryId, session_key AS sessionKey, entry, created_at AS createdAt
-   FROM chat_messages WHERE id > ? ORDER BY id LIMIT ?`,
-);
+const chatStmt = db.prepare(`SELECT ${CHAT_COLUMNS_SQL} FROM chat_messages WHERE id > ? ORDER BY id LIMIT ?`);
 
 interface Table<R> {
   stmt: { all(cursor: number, limit: number): unknown[] };
