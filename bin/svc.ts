@@ -13,6 +13,7 @@ import {
   runRestart,
   stopDashboard,
 } from '../shared/launcher/index.ts';
+import { messageOf } from '../shared/errors.ts';
 
 const config = loadConfig();
 const ctx = createContext(config);
@@ -22,7 +23,7 @@ async function exitWith(body: () => Promise<number>): Promise<void> {
   try {
     process.exitCode = await body();
   } catch (err) {
-    const message = err instanceof Error ? err.message : String(err);
+    const message = messageOf(err);
     ctx.io.err(err instanceof BackupError ? `svc backup: ${message}` : `svc: ${message}`);
     process.exitCode = 1;
   }

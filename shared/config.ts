@@ -7,6 +7,7 @@ import { dirname, isAbsolute, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
 import { childMayInherit, type ChildKind } from './child-env-names.ts';
+import { messageOf } from './errors.ts';
 
 export type { ChildKind };
 
@@ -243,7 +244,7 @@ function packageVersion(root: string): string {
     return parsed.success ? parsed.data.version : '0.0.0';
   } catch (err) {
     // A missing or unreadable package.json only loses the version string.
-    console.warn(`svc: could not read package version: ${(err as Error).message}`);
+    console.warn(`svc: could not read package version: ${messageOf(err)}`);
     return '0.0.0';
   }
 }

@@ -2,6 +2,7 @@
 // POSIX svc runs such children in their own process group (spawned
 // detached), so a signal to the group (-pid) also reaches npm's install
 // scripts and a CLI's helpers; Windows has no such groups here: the pid alone.
+import { messageOf } from './errors.ts';
 
 const IS_WINDOWS = process.platform === 'win32';
 export const KILL_GRACE_MS = 2000;
@@ -14,7 +15,7 @@ export function signalTree(pid: number, sig: NodeJS.Signals, report: (message: s
   } catch (err) {
     // ESRCH: already gone, which is the goal.
     const code = (err as NodeJS.ErrnoException).code;
-    if (code !== 'ESRCH') report(`svc: could not send ${sig} to process group ${pid}: ${(err as Error).message}`);
+    if (code !== 'ESRCH') report(`svc: could not send ${sig} to process group ${pid}: ${messageOf(err)}`);
     return false;
   }
 }

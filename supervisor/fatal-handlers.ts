@@ -11,6 +11,7 @@
 // default (--unhandled-rejections=throw); svc only adds the log line.
 import type { Logger } from '../shared/log.ts';
 import type { Redactor } from '../shared/redact.ts';
+import { messageOf } from '../shared/errors.ts';
 
 export type FatalKind = 'uncaught exception' | 'unhandled rejection';
 
@@ -33,7 +34,7 @@ export function fatalHandler(kind: FatalKind, deps: FatalDeps): (err: unknown) =
     exiting = true;
     try {
       deps.logger.fatal({ err }, `${kind}: exiting so that svc is restarted in a known state`);
-      const message = err instanceof Error ? err.message : String(err);
+      const message = messageOf(err);
       note(`svc: ${kind}, exiting: ${deps.redactor.text(message)}`);
     } finally {
       exit(1);

@@ -15,6 +15,7 @@ import { TOKEN_RE } from './plugins/access-gate.ts';
 import { isLoopbackAddress } from './plugins/host-guard.ts';
 import { createRuntime, gateToken } from './runtime.ts';
 import { attachUpgradeHandling } from './upgrade.ts';
+import { messageOf } from '../shared/errors.ts';
 
 const SHUTDOWN_DEADLINE_MS = 15_000;
 const DRAIN_DEADLINE_MS = 5_000;
@@ -54,7 +55,7 @@ async function main(): Promise<void> {
     port = await bindServer(app.server, config, logger);
   } catch (err) {
     logger.error({ err }, 'could not bind');
-    console.error(`svc: ${(err as Error).message}`);
+    console.error(`svc: ${messageOf(err)}`);
     await runtime.close();
     process.exit(1);
   }
@@ -117,6 +118,6 @@ async function main(): Promise<void> {
 }
 
 main().catch((err: unknown) => {
-  console.error('svc: failed to start:', err instanceof Error ? err.message : String(err));
+  console.error('svc: failed to start:', messageOf(err));
   process.exit(1);
 });

@@ -18,6 +18,7 @@ import { mcpProbe } from '../shared/mcp/probe.ts';
 import { MCP_SERVER_FACTORIES } from '../shared/mcp/servers.ts';
 import { MCP_SERVER_NAMES, type McpContext, type McpServerFactory, type McpServerName } from '../shared/mcp/types.ts';
 import type { AppDeps } from './deps.ts';
+import { publicMessageOf } from '../shared/errors.ts';
 
 export const MCP_ERRORS = {
   /** POST without a session id that is not initialize, or with an unknown one. */
@@ -203,7 +204,7 @@ export function createMcpHost(deps: Omit<AppDeps, 'mcp'>, opts: McpHostOptions =
         await dispatch(server, req);
       } catch (err) {
         logger.error({ err, server, method: req.method }, 'MCP request failed');
-        if (!req.res.headersSent) sendJson(req.res, 500, { error: redactor.text((err as Error)?.message || 'internal error') });
+        if (!req.res.headersSent) sendJson(req.res, 500, { error: redactor.text(publicMessageOf(err) || 'internal error') });
         else req.res.destroy();
       }
     },

@@ -15,6 +15,7 @@
 // In-process listeners (the OTLP export) see the same delivered rows, once
 // each and in cursor order, whether or not any stream is subscribed.
 import { WATERMARK } from '../shared/channels/tail.ts';
+import { messageOf } from '../shared/errors.ts';
 
 export interface Subscriber<R> {
   /** Rows at or below this cursor were already sent (catch-up). */
@@ -155,5 +156,5 @@ export class StreamHub<R> {
 }
 
 function reportListenerError(err: unknown): void {
-  process.emitWarning(`stream hub listener failed: ${err instanceof Error ? err.message : String(err)}`);
+  process.emitWarning(`stream hub listener failed: ${messageOf(err)}`);
 }

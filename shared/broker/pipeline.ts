@@ -12,6 +12,7 @@ import { summarizeArgs, summarizeText } from './scrub.ts';
 import type { StickyCaller } from './approvals.ts';
 import type { CallContext, CallOutcome, Decision, Precheck, ToolCallResult, ToolDef } from './types.ts';
 import type { ApprovalRequest, ApprovalRequestOutcome } from './request.ts';
+import { messageOf } from '../errors.ts';
 
 /** Longest tool name stored (an unknown name comes from the caller). */
 const TOOL_NAME_MAX = 100;
@@ -45,7 +46,7 @@ function precheck(tool: ToolDef, args: unknown): Precheck | null {
   try {
     return tool.precheck(args as never);
   } catch (err) {
-    return { refused: `${tool.name} could not check its arguments: ${err instanceof Error ? err.message : String(err)}` };
+    return { refused: `${tool.name} could not check its arguments: ${messageOf(err)}` };
   }
 }
 
@@ -128,7 +129,7 @@ export function createPipeline(d: PipelineDeps) {
       return after('ok', result.text, result.data ?? null);
     } catch (err) {
       if (err instanceof ToolRefusal) return after('refused', `${toolName}: ${err.message}`);
-      return after('error', `${toolName} failed: ${err instanceof Error ? err.message : String(err)}`);
+      return after('error', `${toolName} failed: ${messageOf(err)}`);
     }
   }
 
@@ -140,7 +141,7 @@ export function createPipeline(d: PipelineDeps) {
         // The audit store itself failed (a full disk, a closed database): the
         // caller still gets a result, and the failure is logged, not lost.
         d.logger.error({ err, toolName: String(toolName).slice(0, TOOL_NAME_MAX) }, 'broker: call failed outside the tool');
-        return { toolName: String(toolName), outcome: 'error', isError: true, text: `broker error: ${err instanceof Error ? err.message : String(err)}`, data: null, decision: 'deny', approvalId: null };
+        return { toolName: String(toolName), outcome: 'error', isError: true, text: `broker error: ${messageOf(err)}`, data: null, decision: 'deny', approvalId: null };
       }
     },
   };

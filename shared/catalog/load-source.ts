@@ -7,6 +7,7 @@ import type { Logger } from '../log.ts';
 import { digestMatches } from './digest.ts';
 import { BundleSchema, describeZodError, IndexSchema, type PackEntry } from './schemas.ts';
 import type { LoadedPack, PackProblem, SourceKind, SourceResult } from './types.ts';
+import { messageOf } from '../errors.ts';
 
 export interface SourceReader {
   kind: SourceKind;
@@ -30,7 +31,7 @@ function parseJson(bytes: Buffer, what: string): unknown {
   try {
     return JSON.parse(bytes.toString('utf8')) as unknown;
   } catch (err) {
-    throw new Error(`${what} is not valid JSON: ${(err as Error).message}`, { cause: err });
+    throw new Error(`${what} is not valid JSON: ${messageOf(err)}`, { cause: err });
   }
 }
 

@@ -3,6 +3,7 @@ import {
   CHANNEL_VERSION, Envelope,
   type Contract, type EventOf, type PayloadOf, type PortLike, type ResultOf,
 } from './contract.ts';
+import { messageOf, publicMessageOf } from '../errors.ts';
 
 export type Handlers<C extends Contract> = {
   [M in keyof C['requests'] & string]: (payload: PayloadOf<C, M>) => ResultOf<C, M> | Promise<ResultOf<C, M>>;
@@ -35,10 +36,11 @@ export function serveChannel<C extends Contract>(contract: C, port: PortLike, ha
             reply({ v: CHANNEL_VERSION, type: 'res', id, ok: true, result });
           } catch (err) {
             // The result could not be cloned across threads: answer with the failure.
-            fail(id, 'HANDLER_ERROR', `${contract.name}.${method}: ${err instanceof Error ? err.message : String(err)}`);
+            fail(id, 'HANDLER_ERROR', `${contract.name}.${method}: ${messageOf(err)}`);
           }
         },
-        (err: unknown) => fail(id, 'HANDLER_ERROR', err instanceof Error ? err.message : String(err)),
+        // The message may reach an HTTP body on the other side: a SQLite error crosses by its code only.
+        (err: unknown) => fail(id, 'HANDLER_ERROR', publicMessageOf(err)),
       );
   };
   port.on('message', listener);

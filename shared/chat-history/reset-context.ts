@@ -15,6 +15,7 @@ import { uuidv7 } from '../ids.ts';
 import type { Logger } from '../log.ts';
 import type { ResumePointers } from './resume-pointers.ts';
 import type { TranscriptEntry } from './schemas.ts';
+import { messageOf } from '../errors.ts';
 
 export const DIVIDER_TEXT =
   'Context reset: the conversation starts fresh from here. Earlier messages stay visible but are no longer part of the agents\' context.';
@@ -86,7 +87,7 @@ async function resetAtGateway(deps: ResetContextDeps, sessionKey: string): Promi
     return { gateway: 'failed', code: 'UNEXPECTED_REPLY', error: 'sessions.reset returned an unexpected reply' };
   } catch (err) {
     const code = gatewayErrorCode(err);
-    const error = deps.redact(err instanceof Error ? err.message : String(err));
+    const error = deps.redact(messageOf(err));
     deps.logger.warn({ sessionKey, code, error }, 'reset-context: the gateway did not reset the session; the local reset stands');
     return isUnreachable(err) ? { gateway: 'unreachable', code } : { gateway: 'failed', code, error };
   }

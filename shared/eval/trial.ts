@@ -15,6 +15,7 @@ import { createLogger, type Logger } from '../log.ts';
 import { check } from './graders.ts';
 import { scoreTrial } from './scoring.ts';
 import type { EvalTask, GraderResult, TrialContext, TrialResult } from './types.ts';
+import { messageOf } from '../errors.ts';
 
 /** Every trial's clock starts here and ticks 1 ms per read, so timestamps and orderings repeat exactly. */
 export const EVAL_EPOCH_MS = Date.UTC(2025, 0, 1);
@@ -73,7 +74,7 @@ export function runTrial(task: EvalTask, opts: TrialOptions = {}): TrialResult {
     } catch (err) {
       // An unexpected throw (not a refusal the scenario expected) is what a
       // regression looks like too: report it as the trial's verdict.
-      graders = [check('scenario', false, `scenario threw: ${err instanceof Error ? err.message : String(err)}`)];
+      graders = [check('scenario', false, `scenario threw: ${messageOf(err)}`)];
     }
     return scoreTrial(task.id, graders);
   } finally {

@@ -19,6 +19,7 @@ import { INGESTIBLE_KINDS } from './kinds.ts';
 import { DataTooLargeError, type EventLog } from './event-log.ts';
 import { bodyDigest, createIngestKeys } from './ingest-keys.ts';
 import type { EventInput, EventRow } from './types.ts';
+import { messageOf } from '../errors.ts';
 
 export const INGEST_MAX_EVENTS = 200;
 export const INGEST_PAST_MS = 24 * 60 * 60_000;
@@ -58,7 +59,7 @@ export function parseIngestBody(bytes: Uint8Array): unknown {
   try {
     return sjson.parse(text, null, { protoAction: 'error', constructorAction: 'error' });
   } catch (err) {
-    throw new IngestBodyError(err instanceof Error ? err.message : String(err));
+    throw new IngestBodyError(messageOf(err));
   }
 }
 

@@ -4,6 +4,7 @@
 // the socket token and is sent back without it; the gateway keeps its own
 // token when the written file has none. Every call is bounded.
 import { ApprovalsSnapshotSchema, type ApprovalsSnapshot } from './schemas.ts';
+import { messageOf } from '../errors.ts';
 
 /** svc's live gateway connection (AppDeps.gateway.call). */
 export type GatewayCall = (method: string, params: unknown, opts: { timeoutMs: number; waitMs: number }) => Promise<unknown>;
@@ -72,7 +73,7 @@ export async function writeAgentAsk(call: GatewayCall, bucket: string, ask: stri
       ok: false,
       kind: isUnreachable(err) ? 'unreachable' : 'refused',
       code: gatewayErrorCode(err),
-      message: err instanceof Error ? err.message : String(err),
+      message: messageOf(err),
     };
   }
 }

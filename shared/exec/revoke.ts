@@ -10,6 +10,7 @@ import { gatewayErrorCode, getApprovals, rawAgents, setApprovals, type GatewayCa
 import { entryKey } from './key.ts';
 import { planRevoke } from './revoke-plan.ts';
 import { AgentBucketSchema, type AllowlistEntry } from './schemas.ts';
+import { messageOf } from '../errors.ts';
 
 export type RevokeOutcome =
   | {
@@ -64,7 +65,7 @@ export async function revokeGrants(agent: Pick<Agent, 'id' | 'runtime' | 'gatewa
   try {
     current = await getApprovals(deps.call);
   } catch (err) {
-    return { outcome: 'gateway-error', code: gatewayErrorCode(err), message: (err as Error).message };
+    return { outcome: 'gateway-error', code: gatewayErrorCode(err), message: messageOf(err) };
   }
   const parsedAgents = current.file.agents ?? {};
   const plan = planRevoke(parsedAgents, bucket, keys, local.companionKeys);
@@ -79,7 +80,7 @@ export async function revokeGrants(agent: Pick<Agent, 'id' | 'runtime' | 'gatewa
   try {
     after = await setApprovals(deps.call, file, current.hash);
   } catch (err) {
-    return { outcome: 'gateway-error', code: gatewayErrorCode(err), message: (err as Error).message };
+    return { outcome: 'gateway-error', code: gatewayErrorCode(err), message: messageOf(err) };
   }
   const rows = replyRows(after.file, bucket);
   if (rows === null) return { outcome: 'not-verified', stillPresent: [], reason: 'no-post-state' };

@@ -11,6 +11,7 @@ import type { SvcPaths } from '../paths.ts';
 import { cleartextRemoteWs, httpReachable, tcpReachable, wsHostPort } from './probes.ts';
 import type { McpProbe, VaultHealth } from './types.ts';
 import type { ConnectionStatus } from '../gateway/connection.ts';
+import { messageOf } from '../errors.ts';
 
 export interface CheckOutcome {
   ok: boolean;
@@ -139,7 +140,7 @@ export const CHECKS: readonly CheckDef[] = [
           try {
             return { name: p.name, ok: true, tools: (await p.listTools()).length };
           } catch (err) {
-            return { name: p.name, ok: false, error: (err as Error).message };
+            return { name: p.name, ok: false, error: messageOf(err) };
           }
         }),
       );

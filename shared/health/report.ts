@@ -4,6 +4,7 @@
 import type { Config } from '../config.ts';
 import { CHECKS, type CheckDeps } from './checks.ts';
 import type { BootReport, CheckResult, WorkerHealth } from './types.ts';
+import { messageOf } from '../errors.ts';
 
 export interface ReportDeps extends CheckDeps {
   config: Pick<Config, 'logLevel' | 'svcHome' | 'dbPath' | 'gatewayStateDir' | 'otlpEndpoint' | 'otlpTracesEndpoint'>;
@@ -30,7 +31,7 @@ export async function runBootProbe(deps: ReportDeps): Promise<BootReport> {
     try {
       outcome = await def.run(deps);
     } catch (err) {
-      outcome = { ok: false, message: `${def.id} threw: ${(err as Error).message}` };
+      outcome = { ok: false, message: `${def.id} threw: ${messageOf(err)}` };
     }
     checks.push({ id: def.id, ...outcome, durationMs: Math.round((performance.now() - t0) * 100) / 100 });
     if (!outcome.ok) (def.fatal ? fatal : degraded).push(def.id);

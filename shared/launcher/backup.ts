@@ -12,6 +12,7 @@ import { chmodSync, constants, copyFileSync, existsSync, linkSync, lstatSync, mk
 import { dirname, join, resolve } from 'node:path';
 import { fsyncDir, isAlreadyThere, isMissingFile } from '../fs-safe.ts';
 import { openDatabase } from '../db/open.ts';
+import { messageOf } from '../errors.ts';
 
 /** better-sqlite3's largest page count per backup step. */
 const ALL_PAGES = 0x7fffffff;
@@ -99,7 +100,7 @@ export async function runBackup(opts: BackupOptions): Promise<string> {
   try {
     db = openDatabase(opts.source, { readonly: true, migrate: false });
   } catch (err) {
-    throw new BackupError(`cannot open ${opts.source}: ${(err as Error).message}`);
+    throw new BackupError(`cannot open ${opts.source}: ${messageOf(err)}`);
   }
   let work: string | null = null;
   try {
@@ -115,7 +116,7 @@ export async function runBackup(opts: BackupOptions): Promise<string> {
     fsyncDir(dirname(dest));
   } catch (err) {
     if (err instanceof BackupError) throw err;
-    throw new BackupError(`backup to ${dest} failed: ${(err as Error).message}`);
+    throw new BackupError(`backup to ${dest} failed: ${messageOf(err)}`);
   } finally {
     db.close();
     // The private folder and what is left in it (the copy's other link, a journal, a half-written copy).

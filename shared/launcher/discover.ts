@@ -13,6 +13,7 @@ import { parsePort } from '../config.ts';
 import { DEFAULT_PORT, PORT_SCAN_COUNT } from './constants.ts';
 import type { LauncherContext } from './io.ts';
 import { authorizeDashboard, probeDashboard, type ProbeResult } from './probe.ts';
+import { messageOf } from '../errors.ts';
 
 export type Discovery =
   | { state: 'running'; port: number; authorized?: true }
@@ -34,7 +35,7 @@ export function readPortFile(file: string, warn: (line: string) => void = () => 
     // Missing is the normal "nothing recorded" case; anything else (a
     // directory in the way, permissions) is treated the same, so discovery
     // falls back to scanning rather than failing the command.
-    if ((err as NodeJS.ErrnoException).code !== 'ENOENT') warn(`svc: cannot read ${file}: ${(err as Error).message}`);
+    if ((err as NodeJS.ErrnoException).code !== 'ENOENT') warn(`svc: cannot read ${file}: ${messageOf(err)}`);
     return null;
   }
   return parsePortFile(text);

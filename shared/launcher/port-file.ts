@@ -4,6 +4,7 @@
 import { existsSync, rmSync } from 'node:fs';
 import { readPortFile } from './discover.ts';
 import type { LauncherContext } from './io.ts';
+import { messageOf } from '../errors.ts';
 
 /**
  * Removes the port file unless it names a different port than `port` (a
@@ -20,7 +21,7 @@ export function removePortFile(ctx: LauncherContext, port: number | null): boole
     return true;
   } catch (err) {
     // A leftover port file only costs the next discovery one failed probe.
-    ctx.io.err(`svc: could not remove ${file}: ${(err as Error).message}`);
+    ctx.io.err(`svc: could not remove ${file}: ${messageOf(err)}`);
     return false;
   }
 }

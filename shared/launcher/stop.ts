@@ -7,6 +7,7 @@ import type { LauncherContext } from './io.ts';
 import { manualStopCommand, pidFromPort } from './pid-from-port.ts';
 import { removePortFile } from './port-file.ts';
 import { tcpCheck } from './probe.ts';
+import { messageOf } from '../errors.ts';
 
 /** `port` is the port the stopped server held (null when none was running). */
 export type StopResult = { ok: true; port: number | null } | { ok: false };
@@ -54,7 +55,7 @@ function signalAll(ctx: LauncherContext, pids: number[], signal: NodeJS.Signals)
     } catch (err) {
       const code = (err as NodeJS.ErrnoException).code;
       // ESRCH: it exited on its own meanwhile, which is what we want.
-      if (code !== 'ESRCH') ctx.io.err(`svc: could not send ${signal} to pid ${pid}: ${(err as Error).message}`);
+      if (code !== 'ESRCH') ctx.io.err(`svc: could not send ${signal} to pid ${pid}: ${messageOf(err)}`);
     }
   }
 }

@@ -13,6 +13,7 @@ import { bindingFromEnv, stdioSessionBinding } from './binding.ts';
 import { createMcpContext, stdioRedactor } from './context.ts';
 import { MCP_SERVER_FACTORIES } from './servers.ts';
 import type { McpServerName } from './types.ts';
+import { messageOf } from '../errors.ts';
 
 export async function runStdio(name: McpServerName): Promise<void> {
   const config = loadConfig();
@@ -60,7 +61,7 @@ export async function runStdio(name: McpServerName): Promise<void> {
   } catch (err) {
     logger.fatal({ err }, `svc-mcp-${name} failed to start`);
     // A person reads this (a newer schema, a refused binding): one plain line beside the JSON log line.
-    process.stderr.write(`svc-mcp-${name}: ${redactor.text(err instanceof Error ? err.message : String(err))}\n`);
+    process.stderr.write(`svc-mcp-${name}: ${redactor.text(messageOf(err))}\n`);
     ctx?.close();
     process.exitCode = 1;
   }

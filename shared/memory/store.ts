@@ -19,6 +19,7 @@ import { scopeSql } from './scope.ts';
 import { createSearcher, DEFAULT_MIN_SIMILARITY } from './search.ts';
 import { teamDigest, DIGEST_ITEMS } from './team-digest.ts';
 import { MEMORY_LIMITS, type BrowsePage, type Memory, type MemoryInput, type MemoryScope, type SearchHit, type SearchMode } from './types.ts';
+import { messageOf } from '../errors.ts';
 
 export interface MemoryStore {
   /** 'hybrid' when an embedding provider was configured at creation, else 'fts'. */
@@ -50,8 +51,6 @@ export interface MemoryStoreDeps {
 export const clampLimit = (n: number | undefined) =>
   Math.min(MEMORY_LIMITS.limitMax, Math.max(1, Number.isFinite(n) ? Math.trunc(n as number) : MEMORY_LIMITS.limitDefault));
 
-const reason = (err: unknown) => (err instanceof Error ? err.message : String(err));
-
 export function createMemoryStore(deps: MemoryStoreDeps): MemoryStore {
   const { db, tx, logger, now = Date.now } = deps;
   const cfg = deps.config;
@@ -77,7 +76,7 @@ export function createMemoryStore(deps: MemoryStoreDeps): MemoryStore {
     } catch (err) {
       // Safe to go on: the row is still saved and found by full-text search.
       // The reason names the status or the network failure, never the key.
-      logger.warn({ reason: reason(err), model: embedder.model }, `memory: embeddings provider failed during ${what}; full-text only`);
+      logger.warn({ reason: messageOf(err), model: embedder.model }, `memory: embeddings provider failed during ${what}; full-text only`);
       return null;
     }
   };
@@ -87,7 +86,7 @@ export function createMemoryStore(deps: MemoryStoreDeps): MemoryStore {
       return searcher.fts(query.slice(0, MEMORY_LIMITS.queryMax), scope, clampLimit(limit));
     } catch (err) {
       // The query is sanitised, so this should not happen; a bad query must still find nothing, not fail.
-      logger.warn({ reason: reason(err) }, 'memory: full-text query failed; no hits');
+      logger.warn({ reason: messageOf(err) }, 'memory: full-text query failed; no hits');
       return [];
     }
   };
@@ -133,7 +132,7 @@ export function createMemoryStore(deps: MemoryStoreDeps): MemoryStore {
       try {
         return searcher.hybrid(q, qv, embedder.model, scope, n);
       } catch (err) {
-        logger.warn({ reason: reason(err) }, 'memory: hybrid search failed; full-text only');
+        logger.warn({ reason: messageOf(err) }, 'memory: hybrid search failed; full-text only');
         return searchText(q, scope, n);
       }
     },

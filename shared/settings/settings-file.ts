@@ -7,6 +7,7 @@ import { readFileSync } from 'node:fs';
 import { z } from 'zod';
 import { withFileLock } from '../file-lock.ts';
 import { isMissingFile, writeFileAtomic } from '../fs-safe.ts';
+import { messageOf } from '../errors.ts';
 
 export const DEFAULT_GATEWAY_URL = 'ws://localhost:18789';
 
@@ -98,7 +99,7 @@ export function readSettings(settingsFile: string, onCorrupt?: OnCorrupt): Setti
   } catch (err) {
     // Unreadable (permissions, a directory in the way): reads must not throw,
     // so it is reported like a corrupt file. fs messages name only the path.
-    raw = { kind: 'corrupt', error: new Error(`settings file unreadable: ${(err as Error).message}`) };
+    raw = { kind: 'corrupt', error: new Error(`settings file unreadable: ${messageOf(err)}`) };
   }
   if (raw.kind === 'ok') return { settings: toStored(raw.data), corrupt: false };
   if (raw.kind === 'corrupt') onCorrupt?.(raw.error);

@@ -93,7 +93,7 @@ export function execAllowlistRoutes(app: FastifyInstance, deps: AppDeps): void {
       },
     );
 
-    scope.get('/api/exec-allowlist', async (req, res) => {
+    scope.get('/api/exec-allowlist', async (req) => {
       const q = AgentIdQuery.safeParse(req.query);
       if (!q.success) throw badRequest(E.agentIdRequired);
       const view = readAgentAllowlist(agentOr404(q.data.agentId), {
@@ -102,7 +102,8 @@ export function execAllowlistRoutes(app: FastifyInstance, deps: AppDeps): void {
         redact: (s) => deps.redactor.text(s),
         onUnreadable: (info) => deps.logger.warn({ agentId: q.data.agentId, ...info }, 'gateway exec approvals document unreadable'),
       });
-      if (view.state === 'unreadable') return res.code(502).send({ error: E.unreadable, ...view });
+      // The spec's 502 body: the message beside the view's document-wide counts (and deliberately no entries).
+      if (view.state === 'unreadable') throw new HttpError(502, E.unreadable, view);
       return view;
     });
   });

@@ -1,9 +1,10 @@
 // Spec "Observability": the events feed, traces, the error projection, fleet
 // health and the delegation graph. Routes only: the query parsed with zod
 // (a wrong-typed value falls back to the spec's default, never a 500), one
-// call into shared/obs, the reply. A failure answers 500 `{ error }` through
-// the display redactor (spec "Errors").
-import type { FastifyInstance, FastifyReply } from 'fastify';
+// call into shared/obs, the reply. A failure propagates to the one error
+// handler (plugins/errors.ts): 500 `{ error }` through the display redactor,
+// a SQLite error by its code only (spec "Errors").
+import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { clampLimit, createObsReads, splitKinds } from '../../shared/obs/index.ts';
 import type { AppDeps } from '../deps.ts';
@@ -35,45 +36,25 @@ const ErrorsQuery = z.object({
 });
 const TeamQuery = z.object({ teamId: optionalId });
 
-export function obsRoutes(app: FastifyInstance, { db, redactor, logger }: AppDeps): void {
+export function obsRoutes(app: FastifyInstance, { db, redactor }: AppDeps): void {
   const reads = createObsReads(db);
-
-  /** Runs a read; a throw becomes the spec's 500 with a redacted message. */
-  const answer = <T>(reply: FastifyReply, route: string, read: () => T): T | FastifyReply => {
-    try {
-      return read();
-    } catch (err) {
-      logger.error({ err, route }, 'observability read failed');
-      return reply.code(500).send({ error: redactor.text(err instanceof Error ? err.message : String(err)) });
-    }
-  };
 
   // The body arrives as JSON parts (built by SQLite; shared/obs/feed.ts).
   app.get('/api/obs/events', async (req, reply) => {
-    const parts = answer(reply, 'events', () => reads.feed.readParts(EventsQuery.parse(req.query ?? {})));
-    if (Array.isArray(parts)) sendJsonParts(reply, parts);
-    else return parts;
+    sendJsonParts(reply, reads.feed.readParts(EventsQuery.parse(req.query ?? {})));
   });
 
   app.get('/api/obs/traces/:traceId', async (req, reply) => {
-    const parts = answer(reply, 'traces', () => reads.trace.readParts(TraceParams.parse(req.params).traceId));
-    if (Array.isArray(parts)) sendJsonParts(reply, parts);
-    else return parts;
+    sendJsonParts(reply, reads.trace.readParts(TraceParams.parse(req.params).traceId));
   });
 
-  app.get('/api/obs/errors', async (req, reply) =>
-    answer(reply, 'errors', () => {
-      const q = ErrorsQuery.parse(req.query ?? {});
-      return reads.errors.read({ harnessBugOnly: q.harnessBug, since: q.since }, redactor.text);
-    }),
-  );
+  app.get('/api/obs/errors', async (req) => {
+    const q = ErrorsQuery.parse(req.query ?? {});
+    return reads.errors.read({ harnessBugOnly: q.harnessBug, since: q.since }, redactor.text);
+  });
 
-  app.get('/api/obs/health', async (req, reply) =>
-    answer(reply, 'health', () => ({ agents: reads.health(TeamQuery.parse(req.query ?? {}).teamId, Date.now()) })),
-  );
+  app.get('/api/obs/health', async (req) => ({ agents: reads.health(TeamQuery.parse(req.query ?? {}).teamId, Date.now()) }));
 
   // Unwrapped and unmasked (spec): the graph object is the body.
-  app.get('/api/obs/graph', async (req, reply) =>
-    answer(reply, 'graph', () => reads.graph.read(TeamQuery.parse(req.query ?? {}).teamId)),
-  );
+  app.get('/api/obs/graph', async (req) => reads.graph.read(TeamQuery.parse(req.query ?? {}).teamId));
 }

@@ -1,8 +1,9 @@
 // GET/POST /api/settings (spec "Settings and health"). The raw gateway token
-// is never part of any reply.
+// is never part of any reply. A failure to read or save is the one error
+// handler's 500 with the spec's fixed message (the cause goes to the log).
 import type { FastifyInstance } from 'fastify';
 import type { AppDeps } from '../deps.ts';
-import { badRequest, HttpError } from '../http-error.ts';
+import { badRequest } from '../http-error.ts';
 
 /**
  * The Settings view as a response schema: fastify compiles it into a fast
@@ -20,28 +21,18 @@ const SettingsViewResponse = {
   additionalProperties: false,
 } as const;
 
-export function settingsRoutes(app: FastifyInstance, { settings, onGatewaySettingsChanged, logger }: AppDeps): void {
+export function settingsRoutes(app: FastifyInstance, { settings, onGatewaySettingsChanged }: AppDeps): void {
   // A synchronous handler: no promise per request on the dashboard's most-polled route.
-  app.get('/api/settings', { schema: { response: { 200: SettingsViewResponse } } }, (_req, reply) => {
-    let view;
-    try {
-      view = settings.view();
-    } catch (err) {
-      logger.error({ err }, 'settings read failed');
-      throw new HttpError(500, 'Failed to load settings');
-    }
-    void reply.send(view);
+  const readConfig = { errorReply: { unexpected: { message: 'Failed to load settings' } } };
+  app.get('/api/settings', { schema: { response: { 200: SettingsViewResponse } }, config: readConfig }, (_req, reply) => {
+    void reply.send(settings.view());
   });
 
-  app.post('/api/settings', { config: { badJsonMessage: 'JSON body required' } }, async (req) => {
+  const saveConfig = { badJsonMessage: 'JSON body required', errorReply: { unexpected: { message: 'Failed to save settings' } } };
+  app.post('/api/settings', { config: saveConfig }, async (req) => {
     const parsed = settings.validate(req.body);
     if (!parsed.ok) throw badRequest(parsed.error);
-    try {
-      settings.save(parsed.patch);
-    } catch (err) {
-      logger.error({ err }, 'settings save failed');
-      throw new HttpError(500, 'Failed to save settings');
-    }
+    settings.save(parsed.patch);
     if (parsed.patch.gatewayUrl !== undefined || parsed.patch.gatewayToken !== undefined) onGatewaySettingsChanged();
     return { ok: true };
   });

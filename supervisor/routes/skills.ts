@@ -18,18 +18,9 @@ export function skillsRoutes(app: FastifyInstance, { db, tx, logger, redactor, p
     },
   });
 
-  app.get('/api/skills', async (req) => {
-    const { agentId } = SkillListQuery.parse(req.query);
-    try {
-      return { skills: skills.list(agentId) };
-    } catch (err) {
-      // The spec's list failure carries `skills: []` beside the error.
-      logger.error({ err }, 'skills list failed');
-      const code = (err as { code?: unknown }).code;
-      const message = typeof code === 'string' && code.startsWith('SQLITE_') ? `database error (${code})` : M.listFailed;
-      throw new HttpError(500, message, { skills: [] });
-    }
-  });
+  // The spec's list failure carries `skills: []` beside the error (the one error handler adds it).
+  const listConfig = { errorReply: { unexpected: { fields: { skills: [] } } } };
+  app.get('/api/skills', { config: listConfig }, async (req) => ({ skills: skills.list(SkillListQuery.parse(req.query).agentId) }));
 
   app.post('/api/skills', { config: { badJsonMessage: M.bodyRequired } }, async (req) => {
     const input = parseOr400(SkillInstallSchema, objectBody(req.body, M.bodyRequired));

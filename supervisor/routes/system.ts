@@ -10,8 +10,9 @@ import { listModels } from '../../shared/gateway/models.ts';
 import { UPDATE_PACKAGE_UNSET } from '../../shared/channels/gateway-host.ts';
 import type { AppDeps } from '../deps.ts';
 import { INSTALL_RUNNING, type OpFrame, type StreamingOp } from '../gateway-host-service.ts';
-import type { SseStream } from '../sse.ts';
-import { HttpError } from '../http-error.ts';
+import { frameData, type SseStream } from '../sse.ts';
+import { HttpError, internalError } from '../http-error.ts';
+import { messageOf } from '../../shared/errors.ts';
 import { objectBody, parseOr400 } from '../validate.ts';
 
 const BODY_REQUIRED = 'JSON body required';
@@ -23,7 +24,6 @@ const LATEST_CACHE_MS = 10 * 60_000;
 
 export function systemRoutes(app: FastifyInstance, deps: AppDeps): void {
   const { config, gatewayHost: host, logger, redactor } = deps;
-  const failure = (message: string) => new HttpError(500, message);
 
   /** Opens the SSE stream and runs the operation into it; the client leaving aborts (an install dies with it). */
   async function stream(req: FastifyRequest, reply: FastifyReply, op: StreamingOp, opts: { restart?: boolean } = {}) {
@@ -44,12 +44,12 @@ export function systemRoutes(app: FastifyInstance, deps: AppDeps): void {
     sse.onClose(() => {
       if (!finished) ac.abort();
     });
-    const send = (f: OpFrame) => sse.write(`data: ${JSON.stringify(redactor.deep(f))}\n\n`);
+    const send = (f: OpFrame) => sse.write(frameData(JSON.stringify(redactor.deep(f))));
     try {
       await host.run(op, send, { signal: ac.signal, restart: opts.restart });
     } catch (err) {
       logger.error({ err, op }, 'gateway-host operation failed');
-      send({ type: 'error', code: 'INTERNAL', message: err instanceof Error ? err.message : String(err) });
+      send({ type: 'error', code: 'INTERNAL', message: messageOf(err) });
     } finally {
       finished = true;
       sse.close();
@@ -58,7 +58,7 @@ export function systemRoutes(app: FastifyInstance, deps: AppDeps): void {
 
   app.get('/api/system/status', async () => {
     const r = await host.request('status', {}, { timeoutMs: 15_000 });
-    if (!r.ok) throw failure(r.error.message);
+    if (!r.ok) throw internalError(r.error.message);
     if (r.result.gateway.running && r.result.gatewayCli.envExists) {
       try {
         if (host.syncToken()) deps.onGatewaySettingsChanged();
@@ -83,11 +83,11 @@ export function systemRoutes(app: FastifyInstance, deps: AppDeps): void {
     if (action === 'start' || action === 'restart') return stream(req, reply, action);
     if (action === 'stop') {
       const r = await host.request('stop', {}, { timeoutMs: 15_000 });
-      if (!r.ok) throw failure(r.error.message);
+      if (!r.ok) throw internalError(r.error.message);
       return r.result;
     }
     const r = await host.request('lifecycleStatus', {}, { timeoutMs: 10_000 });
-    if (!r.ok) throw failure(r.error.message);
+    if (!r.ok) throw internalError(r.error.message);
     const { running, pid, port, uptimeMs } = r.result;
     return { running, pid, port, uptimeMs };
   });
@@ -95,7 +95,7 @@ export function systemRoutes(app: FastifyInstance, deps: AppDeps): void {
   app.post('/api/system/approve-device', async () => {
     // Two CLI calls of about 3.3 s each, each bounded at 30 s in the worker.
     const r = await host.request('approveDevice', {}, { timeoutMs: 70_000 });
-    if (!r.ok) throw failure(`Failed to run gateway CLI: ${r.error.message}`);
+    if (!r.ok) throw internalError(`Failed to run gateway CLI: ${r.error.message}`);
     const a = r.result;
     switch (a.outcome) {
       case 'approved':
@@ -103,11 +103,11 @@ export function systemRoutes(app: FastifyInstance, deps: AppDeps): void {
       case 'not-installed':
         throw new HttpError(400, 'gateway CLI not installed');
       case 'spawn-failed':
-        throw failure(`Failed to run gateway CLI: ${a.message}`);
+        throw internalError(`Failed to run gateway CLI: ${a.message}`);
       case 'none-pending':
         throw new HttpError(404, 'No pending device pairing requests found', { details: redactor.text(a.details) });
       case 'approve-failed':
-        throw new HttpError(500, `Failed to approve device: ${a.message}`, { requestId: a.requestId });
+        throw internalError(`Failed to approve device: ${a.message}`, { requestId: a.requestId });
     }
   });
 

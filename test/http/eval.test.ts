@@ -97,5 +97,5 @@ void test('Observability: POST /api/eval/smoke answers 500 with a redacted error
   assert.deepEqual(Object.keys(body), ['error']);
   assert.match(body.error, /pool thread died/);
   assert.ok(!body.error.includes(secret), 'the secret is masked');
-  assert.ok(logs.some((l) => l.includes('eval smoke failed')));
+  assert.ok(logs.some((l) => l.includes('unhandled error') && l.includes('/api/eval/smoke')), 'the one error handler logs it');
 });

@@ -10,6 +10,7 @@ import { childEnv } from '../../shared/config.ts';
 import { killTree } from '../../shared/process-tree.ts';
 import type { OpEmitter } from './lifecycle.ts';
 import { cleanLines, IS_WINDOWS, platformSpawnOptions, trackChild } from './proc.ts';
+import { messageOf } from '../../shared/errors.ts';
 
 /** First install of openclaw takes about a minute; a stuck registry must not hold a stream forever. */
 export const INSTALL_TIMEOUT_MS = 15 * 60_000;
@@ -61,7 +62,7 @@ export async function runGlobalInstall(opts: InstallOptions): Promise<'complete'
       killSignal: 'SIGKILL',
     });
   } catch (err) {
-    emit.error('SPAWN_THROW', `Failed to start npm: ${err instanceof Error ? err.message : String(err)}`);
+    emit.error('SPAWN_THROW', `Failed to start npm: ${messageOf(err)}`);
     return 'error';
   }
   let cancelled = false;

@@ -22,6 +22,7 @@ import { fileSize, tailLog } from './log-tail.ts';
 import { matchesProcess, trustedRecord, removePidFile, writePidFile, type PidRecord } from './pid-file.ts';
 import { processIdentity } from './proc-identity.ts';
 import { IS_WINDOWS, platformSpawnOptions } from './proc.ts';
+import { messageOf } from '../../shared/errors.ts';
 
 export const DEFAULT_GATEWAY_PORT = 18789;
 const EXIT_WATCH_MS = 100;
@@ -193,7 +194,7 @@ export function createLifecycle(deps: LifecycleDeps) {
       try {
         pid = await spawnGateway(cli, port, emit);
       } catch (err) {
-        emit.error('SPAWN_THROW', `Failed to start gateway: ${err instanceof Error ? err.message : String(err)}`);
+        emit.error('SPAWN_THROW', `Failed to start gateway: ${messageOf(err)}`);
         return null;
       }
       return pid === null ? null : { pid, port, offset };

@@ -19,6 +19,7 @@ import { createLifecycle, type OpEmitter } from './lifecycle.ts';
 import { watchChildren } from './proc.ts';
 import { createReadiness, reachable } from './readiness.ts';
 import { latestVersion, restartSvc, updateSpec } from './self-update.ts';
+import { messageOf } from '../../shared/errors.ts';
 
 if (!parentPort) throw new Error('gateway-host worker must run in a worker thread');
 const port = parentPort;
@@ -76,7 +77,7 @@ async function runOp(opId: string, kind: OpKind, body: (emit: OpEmitter, signal:
   try {
     await body(emit, op.abort.signal);
   } catch (err) {
-    emit.error('INTERNAL', err instanceof Error ? err.message : String(err));
+    emit.error('INTERNAL', messageOf(err));
   } finally {
     ops.delete(opId);
   }

@@ -10,6 +10,7 @@ import { delimiter, isAbsolute, join } from 'node:path';
 import { execa } from 'execa';
 import { childEnv, type ChildKind } from '../../shared/config.ts';
 import { signalTree } from '../../shared/process-tree.ts';
+import { messageOf } from '../../shared/errors.ts';
 
 export const IS_WINDOWS = process.platform === 'win32';
 
@@ -77,7 +78,7 @@ export async function runBounded(
     return { exitCode: r.exitCode ?? null, stdout: String(r.stdout ?? ''), stderr: String(r.stderr ?? ''), timedOut, spawnError };
   } catch (err) {
     // execa rejects even with reject:false for invalid options; report as a spawn failure.
-    return { exitCode: null, stdout: '', stderr: '', timedOut: false, spawnError: err instanceof Error ? err.message : String(err) };
+    return { exitCode: null, stdout: '', stderr: '', timedOut: false, spawnError: messageOf(err) };
   } finally {
     clearTimeout(timer);
   }

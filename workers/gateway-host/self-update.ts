@@ -14,6 +14,7 @@ import { execa } from 'execa';
 import { z } from 'zod';
 import { svcSelfEnv } from '../../shared/config.ts';
 import { IS_WINDOWS, platformSpawnOptions, runBounded } from './proc.ts';
+import { messageOf } from '../../shared/errors.ts';
 
 export const REGISTRY_TIMEOUT_MS = 3000;
 /** Gives the supervisor time to write the complete frame and end the stream before the launcher stops us. */
@@ -83,6 +84,6 @@ export async function restartSvc(packageRoot: string, delayMs = RESTART_DELAY_MS
     child.unref();
     return { ok: true, detail: `${cmd.file} ${cmd.args.join(' ')}` };
   } catch (err) {
-    return { ok: false, detail: err instanceof Error ? err.message : String(err) };
+    return { ok: false, detail: messageOf(err) };
   }
 }

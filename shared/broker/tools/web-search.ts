@@ -5,6 +5,7 @@
 // page cannot flood the model's context or the audit log.
 import { z } from 'zod';
 import type { ToolDef } from '../types.ts';
+import { messageOf } from '../../errors.ts';
 
 export const SEARCH_TIMEOUT_MS = 10_000;
 export const SEARCH_MAX_BYTES = 1024 * 1024;
@@ -39,7 +40,7 @@ export function searchEndpoint(searchUrl: string | null): { url: URL } | { probl
     const url = new URL(searchUrl);
     if (url.protocol === 'http:' || url.protocol === 'https:') return { url };
   } catch (err) {
-    return { problem: `SVC_SEARCH_URL is not a valid URL (${(err as Error).message})` };
+    return { problem: `SVC_SEARCH_URL is not a valid URL (${messageOf(err)})` };
   }
   return { problem: 'SVC_SEARCH_URL must be an http:// or https:// URL' };
 }
@@ -92,7 +93,7 @@ export function webSearchTool(config: { searchUrl: string | null; searchApiKey: 
       try {
         parsed = JSON.parse(body);
       } catch (err) {
-        throw new Error(`search provider returned invalid JSON (${(err as Error).message})`);
+        throw new Error(`search provider returned invalid JSON (${messageOf(err)})`);
       }
       const shape = SearchResponse.safeParse(parsed);
       if (!shape.success) throw new Error('search provider returned JSON without a results list');
