@@ -22,7 +22,6 @@ import type { ClaimWorkerData, ClaimWorkerMessage } from '../fixtures/claim-work
 const WORKERS = 6;
 const TASKS = 20;
 /** How long the write lock is held on odd rounds: a scheduling aid only, asserted nowhere. */
-const HOLD_MS = 30;
 const entry = new URL('../fixtures/claim-worker.ts', import.meta.url);
 
 type Result = Extract<ClaimWorkerMessage, { type: 'result' }>;
@@ -102,6 +101,7 @@ void test('Board claim race: of concurrent claims from worker threads on separat
   }
   const box = mailbox(workers);
   const isReady = (round: number) => (m: ClaimWorkerMessage): m is Extract<ClaimWorkerMessage, { type: 'ready' }> => m.type === 'ready' && m.round === round;
+  const isClaiming = (round: number) => (m: ClaimWorkerMessage): m is Extract<ClaimWorkerMessage, { type: 'claiming' }> => m.type === 'claiming' && m.round === round;
   const isResult = (round: number) => (m: ClaimWorkerMessage): m is Result => m.type === 'result' && m.round === round;
 
   const rowOf = db.prepare('SELECT status, assignee_agent_id AS assignee, claimed_at AS claimedAt FROM tasks WHERE id = ?');
@@ -109,17 +109,16 @@ void test('Board claim race: of concurrent claims from worker threads on separat
 
   for (const [round, taskId] of taskIds.entries()) {
     // Everyone is parked on the signal; release them together. On odd rounds
-    // this connection holds the write lock meanwhile, so that every claim has
-    // done whatever it does before the lock and must queue on busy_timeout.
+    // this connection holds the write lock until every worker has said it is
+    // claiming (no guessed hold time), so that every claim has done whatever
+    // it does before the lock and must queue on busy_timeout.
     await box.take(WORKERS, isReady(round));
     const holdLock = round % 2 === 1;
     if (holdLock) db.exec('BEGIN IMMEDIATE');
     Atomics.store(go, 0, round + 1);
     Atomics.notify(go, 0);
-    if (holdLock) {
-      await new Promise((r) => setTimeout(r, HOLD_MS));
-      db.exec('ROLLBACK');
-    }
+    await box.take(WORKERS, isClaiming(round));
+    if (holdLock) db.exec('ROLLBACK');
     const results = await box.take(WORKERS, isResult(round));
 
     const where = `round ${round}`;

@@ -14,6 +14,7 @@ import { randomBytes } from 'node:crypto';
 import { chmodSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { delimiter, join } from 'node:path';
 import { startServer, stopAfter, tempHome } from '../helpers/server.ts';
+import { waitFor } from '../helpers/wait.ts';
 
 const tag = randomBytes(6).toString('hex');
 /** svc's own secrets and settings: none may appear in what a child (other than svc itself) saw. */
@@ -109,8 +110,7 @@ esac`);
   const update = await frames(await call('/api/system/self-update', {}));
   assert.equal(update.at(-1)?.type, 'complete', JSON.stringify(update));
   // The restart runs a second after the stream ended: wait for its file.
-  const deadline = Date.now() + 15_000;
-  while (!readdirSync(dumps).some((f) => f.startsWith('svc-restart-') && f.endsWith('.env')) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+  await waitFor(() => readdirSync(dumps).some((f) => f.startsWith('svc-restart-') && f.endsWith('.env')), { what: 'the restart launcher to record its environment' });
 
   const seen = readDumps(dumps);
   assert.deepEqual([...seen.keys()].sort(), ['cli-devices', 'cli-version', 'gateway', 'npm-install', 'npm-prefix', 'svc-restart']);

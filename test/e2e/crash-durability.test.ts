@@ -6,6 +6,7 @@ import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { removeHome, startServer, tempHome } from '../helpers/server.ts';
+import { waitFor } from '../helpers/wait.ts';
 
 const ROUNDS = 20;
 
@@ -35,7 +36,10 @@ void test('Orchestration event row: acknowledged events survive kill -9 (20 roun
       }
     };
     const writers = [writer(), writer()];
-    await new Promise((r) => setTimeout(r, 150 + Math.floor(Math.random() * 250)));
+    // The kill comes at a random point, counted in acknowledged batches (2 to 11 this round), not in ms:
+    // however slow the machine, every round has writes acknowledged before it and more in flight.
+    const target = acked.length + 5 * (2 + Math.floor(Math.random() * 10));
+    await waitFor(() => acked.length >= target, { what: `round ${round}'s acknowledged events before the kill`, intervalMs: 1 });
     s.proc.kill('SIGKILL');
     stop = true;
     await Promise.all(writers);

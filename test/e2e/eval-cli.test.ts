@@ -4,34 +4,14 @@
 // every trial's temporary database is gone when it exits.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import { mkdirSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { EVAL_TASKS, TRIAL_DIR_PREFIX } from '../../shared/eval/index.ts';
 import { LAUNCHER_ENTRY, REPO_ROOT, removeHome, tempHome, testEnv } from '../helpers/server.ts';
+import { runChild, tsArgs, type ChildRun } from '../helpers/spawn.ts';
 
-interface Run {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
-
-function svcEval(args: string[], env: NodeJS.ProcessEnv, timeoutMs = 60_000): Promise<Run> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', LAUNCHER_ENTRY, 'eval', ...args], { cwd: REPO_ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-    const timer = setTimeout(() => {
-      child.kill('SIGKILL');
-      reject(new Error(`svc eval ${args.join(' ')} did not exit:\n${stdout}\n${stderr}`));
-    }, timeoutMs);
-    child.once('exit', (code) => {
-      clearTimeout(timer);
-      resolve({ code, stdout, stderr });
-    });
-  });
+function svcEval(args: string[], env: NodeJS.ProcessEnv): Promise<ChildRun> {
+  return runChild(process.execPath, tsArgs(LAUNCHER_ENTRY, 'eval', ...args), { cwd: REPO_ROOT, env, timeoutMs: 60_000 });
 }
 
 interface Report {

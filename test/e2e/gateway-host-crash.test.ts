@@ -17,6 +17,7 @@ import { svcPaths } from '../../shared/paths.ts';
 import { startGatewayHost, type OpFrame } from '../../supervisor/gateway-host-service.ts';
 import { Supervisor } from '../../supervisor/supervision.ts';
 import { removeHome, tempHome, testEnv } from '../helpers/server.ts';
+import { waitFor } from '../helpers/wait.ts';
 
 /** Alive and not a zombie (a killed child of this process may wait to be reaped). */
 function running(pid: number): boolean {
@@ -27,14 +28,6 @@ function running(pid: number): boolean {
   } catch {
     // Gone between the two checks.
     return false;
-  }
-}
-
-async function until(what: string, pred: () => boolean, ms = 30_000): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!pred()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
   }
 }
 
@@ -85,11 +78,14 @@ esac
   const installFrames: OpFrame[] = [];
   // The gateway launch (it never becomes ready here), a CLI run and an install, all in flight.
   const starting = host.run('start', (f) => startFrames.push(f), { signal });
-  await until('the gateway launch', () => existsSync(join(pids, 'gateway')));
+  await waitFor(() => existsSync(join(pids, 'gateway')), { what: 'the gateway launch', timeoutMs: 30_000 });
   const approving = host.request('approveDevice', {}, { timeoutMs: 60_000 });
   const installing = host.run('install', (f) => installFrames.push(f), { signal });
   const names = ['cli', 'cli-child', 'npm', 'npm-child'];
-  await until('the CLI run and the install', () => names.every((n) => existsSync(join(pids, n)) && readFileSync(join(pids, n), 'utf8').trim() !== ''));
+  await waitFor(() => names.every((n) => existsSync(join(pids, n)) && readFileSync(join(pids, n), 'utf8').trim() !== ''), {
+    what: 'the CLI run and the install',
+    timeoutMs: 30_000,
+  });
   const children = names.map((n) => pidIn(join(pids, n)));
   assert.ok(children.every(running), 'all four are running before the crash');
 
@@ -100,7 +96,8 @@ esac
   await Promise.all([starting, installing]);
   assert.equal(installFrames.at(-1)?.type, 'error', 'the install stream says it failed');
 
-  await until('the children to end', () => !children.some(running), 10_000).catch(() => undefined);
+  // Timing out here is reported by the assertion below, which names the survivors.
+  await waitFor(() => !children.some(running), { what: 'the children to end' }).catch(() => undefined);
   assert.deepEqual(children.filter(running), [], 'no CLI run, install or child of theirs outlives the worker');
   assert.ok(running(pidIn(join(pids, 'gateway'))), 'the gateway is detached by design: it keeps running');
   assert.ok(logs.some((l) => l.includes('ended the child processes an exited worker left running')), logs.join('\n'));

@@ -3,40 +3,17 @@
 // a temporary SVC_HOME and CI=true so no browser opens.
 import { test, type TestContext } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { openDatabase } from '../../shared/db/open.ts';
 import { isAlive, pidFromPort, tcpCheck } from '../../shared/launcher/index.ts';
 import { freePort, LAUNCHER_ENTRY, REPO_ROOT, removeHome, SERVER_ENTRY, startServer, tempHome, testEnv } from '../helpers/server.ts';
+import { runChild, tsArgs, type ChildRun } from '../helpers/spawn.ts';
 
-interface Run {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
-
-// Absolute, so the launcher can run from any working directory (backup's default destination is the cwd).
-const TSX = import.meta.resolve('tsx');
-
-/** Runs `svc <args>` to completion (it must exit on its own, leaving any server detached). */
-function svc(args: string[], env: NodeJS.ProcessEnv, cwd = REPO_ROOT, timeoutMs = 90_000): Promise<Run> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', TSX, LAUNCHER_ENTRY, ...args], { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-    const timer = setTimeout(() => {
-      child.kill('SIGKILL');
-      reject(new Error(`svc ${args.join(' ')} did not exit:\n${stdout}\n${stderr}`));
-    }, timeoutMs);
-    child.once('exit', (code) => {
-      clearTimeout(timer);
-      resolve({ code, stdout, stderr });
-    });
-  });
+/** Runs `svc <args>` to completion (it must exit on its own, leaving any server detached); tsx is found from any cwd (backup's default destination is the cwd). */
+function svc(args: string[], env: NodeJS.ProcessEnv, cwd = REPO_ROOT): Promise<ChildRun> {
+  return runChild(process.execPath, tsArgs(LAUNCHER_ENTRY, ...args), { cwd, env, timeoutMs: 90_000 });
 }
 
 const launcherEnv = (home: string, extra: Record<string, string> = {}) => testEnv(home, { SVC_SERVER_PATH: SERVER_ENTRY, ...extra });

@@ -5,11 +5,12 @@ import { test, type TestContext } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { SUBSCRIBE_WAIT_MAX_MS } from '../../shared/mcp/teamchat-server.ts';
 import { startServer, stopAfter } from '../helpers/server.ts';
+import { waitFor } from '../helpers/wait.ts';
 
 const NO_SESSION = 'Bad Request: No valid session ID provided. Send an initialize request first.';
 const INVALID_SESSION = 'Bad Request: Invalid or missing session ID.';
@@ -64,13 +65,11 @@ async function bindingFor(base: string, server: string, agentId: string): Promis
 
 type Approval = { id: string; toolName: string; agentId: string | null };
 
-async function pendingApproval(base: string, toolName: string): Promise<Approval> {
-  for (let i = 0; i < 200; i++) {
-    const found = ((await (await fetch(`${base}/api/tools/approvals`)).json()) as { approvals: Approval[] }).approvals.find((a) => a.toolName === toolName);
-    if (found) return found;
-    await sleep(25);
-  }
-  throw new Error('no pending approval');
+function pendingApproval(base: string, toolName: string): Promise<Approval> {
+  return waitFor(
+    async () => ((await (await fetch(`${base}/api/tools/approvals`)).json()) as { approvals: Approval[] }).approvals.find((a) => a.toolName === toolName),
+    { what: `a pending ${toolName} approval` },
+  );
 }
 
 async function resolveVia(base: string, id: string, decision: string): Promise<void> {
@@ -287,9 +286,11 @@ void test('Tools broker and MCP: Streamable HTTP sessions, tasks and teamchat to
     assert.equal(none.cursor, rest.cursor);
 
     // waitMs: the read waits for the next post instead of answering empty.
-    const waiting = call(client, 'team_chat_subscribe', { teamId: 'green', after: rest.cursor, waitMs: 5000 });
-    await sleep(300);
+    // The post goes out only after a whole new session's handshake with the server, all begun after the read was sent.
+    let answered = false;
+    const waiting = call(client, 'team_chat_subscribe', { teamId: 'green', after: rest.cursor, waitMs: SUBSCRIBE_WAIT_MAX_MS }).finally(() => (answered = true));
     const other = await connect(t, base, 'teamchat');
+    assert.equal(answered, false, 'the read has not answered empty');
     ok(await call(other.client, 'team_chat_post', { text: 'three', teamId: 'green', authorAgentId: 'dan' }));
     assert.deepEqual(ok<{ posts: Post[] }>(await waiting).posts.map((p) => p.text), ['three']);
 
@@ -377,29 +378,36 @@ void test('Tools broker and MCP: at most SVC_MCP_MAX_SESSIONS sessions are open;
   const third = await rawInit(srv.base, 'memory');
   await expectRpc400(third, 'Service Unavailable: too many open MCP sessions (limit 2). Close an unused session (DELETE) or retry later.', 503);
 
-  // Neither session is used for longer than the idle bound: both are closed.
-  await sleep(1800);
-  await expectRpc400(
-    await fetch(`${srv.base}/api/mcp/tasks`, {
-      method: 'POST',
-      headers: { ...MCP_HEADERS, 'mcp-session-id': ids[0] as string },
-      body: JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/list', params: {} }),
-    }),
-    NO_SESSION,
-  );
-  const again = await rawInit(srv.base, 'memory');
-  assert.equal(again.status, 200);
-  await again.text();
+  // Neither session is used again: once the reaper has closed both for being
+  // idle past the bound, two new sessions fit under the cap. (Asked by opening
+  // sessions, never by using the idle ones, which would keep them alive; the
+  // oldest idle session goes first, so two new ones mean both old ones went.)
+  const fresh: string[] = [];
+  await waitFor(async () => {
+    const r = await rawInit(srv.base, 'memory');
+    if (r.status === 200) fresh.push(r.headers.get('mcp-session-id') as string);
+    await r.body?.cancel();
+    return fresh.length === 2;
+  }, { what: 'both idle sessions to be reaped' });
+  for (const [i, id] of ids.entries()) {
+    await expectRpc400(
+      await fetch(`${srv.base}/api/mcp/${i === 0 ? 'tasks' : 'teamchat'}`, {
+        method: 'POST',
+        headers: { ...MCP_HEADERS, 'mcp-session-id': id },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/list', params: {} }),
+      }),
+      NO_SESSION,
+    );
+  }
+  // Closed (or, idle meanwhile, already reaped): either way their slots are free for the next client.
+  for (const id of fresh) await (await fetch(`${srv.base}/api/mcp/memory`, { method: 'DELETE', headers: { 'mcp-session-id': id } })).body?.cancel();
 
-  // A session in use is not reaped: an SDK client calling every 400 ms outlives the bound.
+  // A session in use is not reaped: an SDK client calling back to back for twice the bound outlives it.
   const transport = new StreamableHTTPClientTransport(new URL(`${srv.base}/api/mcp/tasks`));
   const client = new Client({ name: 'busy', version: '0' });
   await client.connect(transport);
   t.after(() => client.close());
-  for (let i = 0; i < 5; i++) {
-    await sleep(400);
-    await client.listTools();
-  }
+  for (const busyUntil = Date.now() + 2 * 1000; Date.now() < busyUntil;) await client.listTools();
   // Closed before the server stops: an open GET stream would hold its shutdown for the drain deadline.
   await client.close();
 });

@@ -6,15 +6,15 @@
 // reference memory server's known failure).
 import { test, type TestContext } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
-import { once } from 'node:events';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { openDatabase } from '../../shared/db/open.ts';
 import { REPO_ROOT, removeHome, startServer, tempHome, testEnv } from '../helpers/server.ts';
+import { runChild, startChild } from '../helpers/spawn.ts';
+import { waitFor } from '../helpers/wait.ts';
 
 const BIN_DIR = join(REPO_ROOT, 'dist', 'bin', 'mcp');
 
@@ -119,13 +119,10 @@ void test('Command-line launcher: the stdio tools and memory binaries serve ever
   writeFileSync(join(home, 'workspace', 'doomed.txt'), 'bye');
   const call = tools.client.callTool({ name: 'delete_path', arguments: { path: 'doomed.txt' } }) as Promise<CallToolResult>;
   type Approval = { id: string; toolName: string; agentId: string; status: string };
-  let approval: Approval | undefined;
-  for (let i = 0; i < 200 && !approval; i++) {
-    const listed = (await (await fetch(`${svc.base}/api/tools/approvals`)).json()) as { approvals: Approval[] };
-    approval = listed.approvals.find((a) => a.toolName === 'delete_path');
-    if (!approval) await new Promise((r) => setTimeout(r, 50));
-  }
-  assert.ok(approval, 'the binary queued an approval the dashboard lists');
+  const approval = await waitFor(
+    async () => ((await (await fetch(`${svc.base}/api/tools/approvals`)).json()) as { approvals: Approval[] }).approvals.find((a) => a.toolName === 'delete_path'),
+    { what: 'the binary to queue an approval the dashboard lists' },
+  );
   assert.deepEqual([approval.agentId, approval.status], ['agent-7', 'pending']);
   assert.ok(existsSync(join(home, 'workspace', 'doomed.txt')), 'nothing is deleted before the approval');
   const resolved = await fetch(`${svc.base}/api/tools/approvals/${approval.id}/resolve`, {
@@ -160,12 +157,9 @@ void test('Security (issue 15 #6): the stdio tools binary refuses SVC_MCP_AGENT_
     [{ SVC_MCP_AGENT_ID: 'agent-7' }, 'SVC_MCP_AGENT_ID no longer binds an identity (any caller could choose it): ask svc for a binding (GET /api/mcp/config?server=tools&transport=stdio&agentId=<agent>) and set SVC_MCP_BINDING'],
     [{ SVC_MCP_BINDING: 'svc_mcp_not-a-real-one' }, 'SVC_MCP_BINDING is not a binding svc knows (unknown or revoked): ask svc for a new one'],
   ] as const) {
-    const proc = spawn(process.execPath, [join(BIN_DIR, 'tools.js')], { env: childEnv(home, extra), stdio: ['pipe', 'pipe', 'pipe'] });
-    let err = '';
-    proc.stderr.on('data', (d: Buffer) => (err += d.toString()));
-    const [code] = (await once(proc, 'exit')) as [number | null];
-    assert.equal(code, 1, err);
-    assert.ok(err.includes(message), err);
+    const run = await runChild(process.execPath, [join(BIN_DIR, 'tools.js')], { env: childEnv(home, extra), stdin: 'pipe' });
+    assert.equal(run.code, 1, run.stderr);
+    assert.ok(run.stderr.includes(message), run.stderr);
   }
 });
 
@@ -228,26 +222,13 @@ void test('Command-line launcher: every stdio binary starts; SIGTERM closes the 
     const s = await spawnServer(t, name, env);
     assert.equal(s.client.getServerVersion()?.name, `svc-${name}`);
   }
-  const proc = spawn(process.execPath, [join(BIN_DIR, 'teamchat.js')], { env, stdio: ['pipe', 'pipe', 'pipe'] });
-  t.after(() => {
-    if (proc.exitCode === null && proc.signalCode === null) proc.kill('SIGKILL');
-  });
-  let err = '';
-  let out = '';
-  proc.stdout.on('data', (d: Buffer) => (out += d.toString()));
-  const ready = new Promise<void>((resolve) => {
-    proc.stderr.on('data', (d: Buffer) => {
-      err += d.toString();
-      if (err.includes('serving over stdio')) resolve();
-    });
-  });
-  await ready;
-  const exited = once(proc, 'exit') as Promise<[number | null, string | null]>;
-  proc.kill('SIGTERM');
-  const [code] = await exited;
+  const child = startChild(process.execPath, [join(BIN_DIR, 'teamchat.js')], { env, stdin: 'pipe', cleanup: t });
+  await child.line('serving over stdio', { what: 'the teamchat binary to serve' });
+  const { code } = await child.stop('SIGTERM');
+  const err = child.stderr();
   assert.equal(code, 0, err);
   assert.deepEqual(err.split('\n').filter((l) => l.includes('stdio MCP server stopping')).map((l) => (JSON.parse(l) as { why: string }).why), ['SIGTERM']);
-  assert.equal(out, '', 'nothing but protocol messages on stdout, and none were asked for');
+  assert.equal(child.stdout(), '', 'nothing but protocol messages on stdout, and none were asked for');
   // The database was closed cleanly and is the migrated svc.db under SVC_HOME.
   const db = openDatabase(join(home, 'svc.db'));
   t.after(() => db.close());

@@ -4,12 +4,13 @@
 // from the ingest route and from another process writing svc.db, and spans
 // asserted as the receiver decoded them. Then a collector that is down: the
 // caller sees no difference. Spec "Boot report" (otelActive), "Settings and
-// health" (otelExporterReachable), "Events".
+// health" (otelExporterReachable), "Events". Issue 16 #5: nothing here is
+// timed; "none twice" and "logged once" are read after a later event that
+// must come after any repeat (a marker span, svc's own exit).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createServer, type Server } from 'node:http';
 import { join } from 'node:path';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { openDatabase } from '../../shared/db/open.ts';
 import { createTx } from '../../shared/db/tx.ts';
 import { createEventLog } from '../../shared/events/event-log.ts';
@@ -17,7 +18,8 @@ import type { EventInput } from '../../shared/events/types.ts';
 import { createLogger } from '../../shared/log.ts';
 import { otelSpanId } from '../../shared/otel/index.ts';
 import { costUsd } from '../../shared/pricing.ts';
-import { freePort, startServer, stopAfter } from '../helpers/server.ts';
+import { startServer, stopAfter } from '../helpers/server.ts';
+import { waitFor } from '../helpers/wait.ts';
 
 interface OtlpValue { stringValue?: string; intValue?: number | string; doubleValue?: number; boolValue?: boolean }
 interface OtlpSpan {
@@ -69,12 +71,21 @@ function writeRows(home: string, rows: EventInput[]): void {
 const ingest = (base: string, events: unknown[]) =>
   fetch(`${base}/api/obs/ingest`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ events }) });
 
-async function until(what: string, ok: () => boolean, ms: number): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!ok()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await sleep(50);
-  }
+/** A collector that is down in the way that matters: every export POST is read, counted, and its connection dropped unanswered. */
+async function droppingCollector(): Promise<{ server: Server; port: number; exports: () => number }> {
+  let exports = 0;
+  const server = createServer((req) => {
+    let body = '';
+    req.setEncoding('utf8');
+    req.on('data', (d: string) => (body += d));
+    req.on('end', () => {
+      if (req.method === 'POST' && req.url === '/v1/traces' && body.includes('resourceSpans')) exports++;
+      req.socket.destroy();
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const addr = server.address();
+  return { server, port: typeof addr === 'object' && addr ? addr.port : 0, exports: () => exports };
 }
 
 const TRACE = '5b8efff798038103d269b633813fc60c';
@@ -109,9 +120,15 @@ void test('Observability: OTLP export sends spans from span_start/span_end, exec
     { kind: 'span_end', ...ctx, ts: t0 + 100, spanId: 'root-span' },
   ]);
 
-  await until('three spans at the receiver', () => rx.spans.length >= 3, 15_000);
-  await sleep(300);
-  assert.equal(rx.spans.length, 3, 'one span per pair, none twice');
+  await waitFor(() => rx.spans.length >= 3, { what: 'three spans at the receiver' });
+  // A marker span written after everything above: its rows come after theirs
+  // in the log, so a repeat of any earlier span would be exported before it.
+  writeRows(s.home, [
+    { kind: 'span_start', traceId: TRACE, ts: t0 + 200, spanId: 'marker', data: { name: 'marker' } },
+    { kind: 'span_end', traceId: TRACE, ts: t0 + 201, spanId: 'marker' },
+  ]);
+  await waitFor(() => rx.spans.some((x) => x.span.name === 'marker'), { what: 'the marker span at the receiver' });
+  assert.equal(rx.spans.filter((x) => x.span.name !== 'marker').length, 3, 'one span per pair, none twice');
   const byName = new Map(rx.spans.map((x) => [x.span.name, x]));
   const root = byName.get('plan the work');
   const exec = byName.get('invoke_agent agent-1');
@@ -151,8 +168,9 @@ void test('Observability: OTLP export sends spans from span_start/span_end, exec
 });
 
 void test('Observability: OTLP export with the collector down changes nothing for the caller', async (t) => {
-  const deadPort = await freePort();
-  const s = stopAfter(t, await startServer({ env: { OTEL_EXPORTER_OTLP_ENDPOINT: `http://127.0.0.1:${deadPort}` } }));
+  const collector = await droppingCollector();
+  t.after(() => collector.server.close());
+  const s = stopAfter(t, await startServer({ env: { OTEL_EXPORTER_OTLP_ENDPOINT: `http://127.0.0.1:${collector.port}` } }));
 
   const health = (await (await fetch(`${s.base}/api/health`)).json()) as { ok: boolean; config: { otelActive: boolean }; degraded: string[] };
   assert.equal(health.ok, true, 'a down collector degrades, never fails, the boot');
@@ -165,28 +183,20 @@ void test('Observability: OTLP export with the collector down changes nothing fo
     { kind: 'tool_result', agentId: 'a', correlationId: `c-${n}`, data: { ok: true } },
   ];
   assert.equal((await ingest(s.base, pair(0))).status, 200);
-  await sleep(1500);
-  const times: number[] = [];
+  await waitFor(() => s.output().includes('OTLP export failed'), { what: 'the first export to fail' });
+  // Requests go on while exports keep failing.
   for (let n = 1; n <= 20; n++) {
-    const t1 = performance.now();
     const r = await ingest(s.base, pair(n));
-    times.push(performance.now() - t1);
     assert.equal(r.status, 200);
     assert.deepEqual(await r.json(), { ok: true, count: 2 });
   }
-  times.sort((a, b) => a - b);
-  // An export in the request path would cost seconds (connect retries up to a 5 s timeout).
-  assert.ok((times[10] as number) < 250, `median ingest ${times[10]} ms`);
-  assert.ok((times[19] as number) < 1500, `slowest ingest ${times[19]} ms`);
-
   const feed = (await (await fetch(`${s.base}/api/obs/events?limit=100`)).json()) as { events: unknown[] };
   assert.equal(feed.events.length, 42, 'every ingested event is in the log');
-  await until('the export failure in the log', () => s.output().includes('OTLP export failed'), 15_000);
-  assert.equal(s.output().split('OTLP export failed').length - 1, 1, 'logged once, not per batch');
+  await waitFor(() => collector.exports() >= 2, { what: 'a second export batch to fail' });
 
-  // A span still queued at shutdown: the flush against the dead collector is cut short.
+  // A span still queued at shutdown: svc still exits on SIGTERM by itself (stop() would SIGKILL a hang: no exit code 0).
   assert.equal((await ingest(s.base, pair(99))).status, 200);
-  const t2 = performance.now();
   assert.equal(await s.stop(), 0, 'svc stops cleanly');
-  assert.ok(performance.now() - t2 < 5000, `the shutdown flush is bounded (${Math.round(performance.now() - t2)} ms)`);
+  // Read once svc has exited, so every line it would ever write is there.
+  assert.equal(s.output().split('OTLP export failed').length - 1, 1, `logged once, not per batch (${collector.exports()} batches failed)`);
 });

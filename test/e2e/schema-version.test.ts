@@ -3,13 +3,12 @@
 // and the file is left as it was.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
-import { once } from 'node:events';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { LATEST_VERSION } from '../../shared/db/migrations.ts';
 import { REPO_ROOT, removeHome, startServer, tempHome, testEnv } from '../helpers/server.ts';
+import { runChild, tsArgs } from '../helpers/spawn.ts';
 
 function newerDatabase(home: string): { path: string; message: string } {
   const path = join(home, 'svc.db');
@@ -34,16 +33,7 @@ void test('Command-line launcher → MCP stdio binaries (issue 15 #18): a stdio 
   const home = tempHome();
   t.after(() => removeHome(home));
   const { message } = newerDatabase(home);
-  const child = spawn(process.execPath, ['--import', 'tsx', join(REPO_ROOT, 'bin', 'mcp', 'tasks.ts')], {
-    cwd: REPO_ROOT,
-    env: testEnv(home),
-    stdio: ['pipe', 'pipe', 'pipe'],
-  });
-  let stderr = '';
-  let stdout = '';
-  child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-  child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-  const [code] = (await once(child, 'exit')) as [number | null];
+  const { code, stderr, stdout } = await runChild(process.execPath, tsArgs(join(REPO_ROOT, 'bin', 'mcp', 'tasks.ts')), { cwd: REPO_ROOT, env: testEnv(home), stdin: 'pipe' });
   assert.equal(code, 1, stderr);
   assert.ok(stderr.includes(`svc-mcp-tasks: ${message}\n`), stderr);
   assert.equal(stdout, '', 'stdout carries the protocol only');

@@ -9,17 +9,7 @@ import { connect } from 'node:net';
 import WebSocket, { WebSocketServer } from 'ws';
 import { startServer, stopAfter } from '../helpers/server.ts';
 import { openSse, tryUpgrade } from '../helpers/http.ts';
-
-/** Polls `fn` until it returns a value that is not undefined (the server noticing a closed socket has no event we can see). */
-async function eventually<T>(fn: () => Promise<T | undefined>, what: string, timeoutMs = 5000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const v = await fn();
-    if (v !== undefined) return v;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 25));
-  }
-}
+import { waitFor } from '../helpers/wait.ts';
 
 /** The whole answer to an upgrade request, read until the server closes the socket (or 5 s of silence). */
 function upgradeAnswer(port: number): Promise<string> {
@@ -60,12 +50,13 @@ void test('Limits (issue 15 #15): SSE streams past SVC_MAX_STREAMS get 503 with 
   assert.equal((await fetch(`${s.base}/api/settings`)).status, 200);
 
   await a.close();
-  const next = await eventually(async () => {
+  // The server noticing a closed socket has no event a client can see: ask until the slot is free.
+  const next = await waitFor(async () => {
     const res = await fetch(`${s.base}/api/obs/stream`);
     if (res.status === 200) return res;
     await res.body?.cancel();
     return undefined;
-  }, 'the closed stream\'s slot');
+  }, { what: 'the closed stream\'s slot' });
   assert.equal(next.headers.get('content-type'), 'text/event-stream; charset=utf-8');
   await next.body?.cancel();
 });

@@ -5,23 +5,16 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { buildTestApp } from '../helpers/app.ts';
 import { crashyContract } from '../fixtures/crashy-contract.ts';
+import { waitFor } from '../helpers/wait.ts';
 
 const entry = new URL('../fixtures/crashy-worker.ts', import.meta.url);
-
-async function waitFor(pred: () => boolean, ms = 5000): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!pred()) {
-    if (Date.now() > deadline) throw new Error('condition not met in time');
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}
 
 void test('Supervision: a crashed worker is restarted while the front door keeps answering', async (t) => {
   const { app, runtime } = await buildTestApp(t, { startWorkers: true });
   await app.listen({ port: 0, host: '127.0.0.1' });
   const base = `http://127.0.0.1:${(app.server.address() as { port: number }).port}`;
   const svc = runtime.supervisor.start({ name: 'crashy', entry, contract: crashyContract, workerData: () => ({}), policy: { baseBackoffMs: 50 } });
-  await waitFor(() => svc.status().state === 'running');
+  await waitFor(() => svc.status().state === 'running', { what: 'the crashy worker to run' });
   const first = await svc.request('echo', { text: 'hi' });
   assert.deepEqual(first.ok && first.result.text, 'hi');
 
@@ -40,7 +33,7 @@ void test('Supervision: a crashed worker is restarted while the front door keeps
   const failed = await hanging;
   assert.equal(failed.ok, false);
   assert.equal(!failed.ok && failed.error.code, 'WORKER_EXITED');
-  await waitFor(() => svc.status().restarts === 1 && svc.status().state === 'running');
+  await waitFor(() => svc.status().restarts === 1 && svc.status().state === 'running', { what: 'the worker to be restarted once and running' });
   const after = await svc.request('echo', { text: 'back' });
   assert.equal(after.ok && after.result.text, 'back');
   stopHammer = true;
@@ -62,12 +55,13 @@ void test('Supervision: past the restart intensity limit the worker is reported 
     name: 'flappy', entry, contract: crashyContract, workerData: () => ({}),
     policy: { maxRestarts: 2, windowMs: 60_000, baseBackoffMs: 10 },
   });
-  for (let i = 0; i < 3; i++) {
-    await waitFor(() => svc.status().state === 'running');
+  for (let crash = 1; crash <= 3; crash++) {
+    await waitFor(() => svc.status().state === 'running', { what: `the worker to run before crash ${crash}` });
     await svc.request('crash', {});
-    await waitFor(() => svc.status().state !== 'running');
+    // Seen by what the supervisor counts, not by catching a short-lived state between two looks.
+    if (crash <= 2) await waitFor(() => svc.status().restarts === crash, { what: `restart ${crash}` });
   }
-  await waitFor(() => svc.status().state === 'down');
+  await waitFor(() => svc.status().state === 'down', { what: 'the worker to be reported down past the limit' });
   assert.equal(svc.status().restarts, 2);
   const r = await svc.request('echo', { text: 'anyone?' });
   assert.equal(r.ok, false);

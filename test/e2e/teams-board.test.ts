@@ -73,6 +73,6 @@ void test('Board: a claim won by another process is a 409 over HTTP; the live fe
   // task_created was committed by the server (delivered at commit time);
   // task_claimed by the other process (delivered by the tail worker).
   const kinds = () => feed.frames.filter((f) => f.data).map((f) => (JSON.parse(f.data as string) as { kind: string; taskId: string }));
-  await feed.until(() => kinds().some((e) => e.kind === 'task_claimed' && e.taskId === task.id), 5000);
+  await feed.until(() => kinds().some((e) => e.kind === 'task_claimed' && e.taskId === task.id));
   assert.deepEqual(kinds().filter((e) => e.taskId === task.id).map((e) => e.kind), ['task_created', 'task_claimed']);
 });

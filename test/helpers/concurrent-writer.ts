@@ -5,13 +5,13 @@
 // It prints `ready`, waits for a line on stdin (so both start together),
 // then writes and prints `done <lost>`: how many times a read right after its
 // own write found its own value already gone (overwritten by a stale copy).
-import { spawn, type ChildProcess } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { applyConfigPatch, editGatewayConfig } from '../../shared/gateway/config-file.ts';
 import { updateGatewayEnv } from '../../shared/gateway/env-file.ts';
 import { readSettings, saveSettings } from '../../shared/settings/index.ts';
 import { REPO_ROOT } from './server.ts';
+import { startChild, tsArgs } from './spawn.ts';
 
 export type WriterKind = 'settings' | 'env' | 'config';
 
@@ -45,26 +45,14 @@ const SELF = fileURLToPath(import.meta.url);
 
 /** Starts two writers on `path`, releases them together, and returns how many own writes each saw lost. */
 export async function raceWriters(kind: WriterKind, path: string, ids: [string, string], count: number): Promise<number[]> {
-  const children: ChildProcess[] = ids.map((id) =>
-    spawn(process.execPath, ['--import', 'tsx', SELF, kind, path, id, String(count)], { cwd: REPO_ROOT, stdio: ['pipe', 'pipe', 'inherit'] }),
-  );
-  const lineOf = (child: ChildProcess, prefix: string) =>
-    new Promise<string>((resolve, reject) => {
-      let out = '';
-      child.stdout?.on('data', (d: Buffer) => {
-        out += d.toString();
-        const line = out.split('\n').find((l) => l.startsWith(prefix));
-        if (line !== undefined) resolve(line);
-      });
-      child.once('exit', (code) => reject(new Error(`writer exited (${code}) before "${prefix}": ${out}`)));
-    });
+  const children = ids.map((id) => startChild(process.execPath, tsArgs(SELF, kind, path, id, String(count)), { cwd: REPO_ROOT, stdin: 'pipe' }));
   try {
-    await Promise.all(children.map((c) => lineOf(c, 'ready')));
-    const done = children.map((c) => lineOf(c, 'done'));
-    for (const c of children) c.stdin?.write('go\n');
+    await Promise.all(children.map((c) => c.line(/^ready$/, { what: 'a writer to be ready' })));
+    const done = children.map((c) => c.line(/^done /, { what: 'a writer to finish', timeoutMs: 120_000 }));
+    for (const c of children) c.proc.stdin?.write('go\n');
     return (await Promise.all(done)).map((line) => Number(line.split(' ')[1]));
   } finally {
-    for (const c of children) if (c.exitCode === null && c.pid !== undefined) c.kill();
+    await Promise.all(children.map((c) => c.stop()));
   }
 }
 

@@ -2,6 +2,7 @@
 // WebSocket upgrade attempts, and an SSE reader.
 import { request } from 'node:http';
 import { connect } from 'node:net';
+import { DEFAULT_WAIT_MS } from './wait.ts';
 
 export function rawRequest(
   port: number,
@@ -25,7 +26,8 @@ export function tryUpgrade(port: number, path: string, headers: Record<string, s
   return new Promise((resolve) => {
     const sock = connect({ host: '127.0.0.1', port });
     let data = '';
-    sock.setTimeout(3000, () => {
+    // Only a server that holds the socket silent gets here; a slow machine is not one.
+    sock.setTimeout(DEFAULT_WAIT_MS, () => {
       sock.destroy();
       resolve(data ? (data.split('\r\n')[0] ?? '') : 'timeout');
     });
@@ -89,12 +91,12 @@ export async function openSse(url: string, headers: Record<string, string> = {})
   return {
     res,
     frames,
-    /** Waits until `pred` holds over the frames, or throws after timeoutMs. */
-    async until(pred: (frames: SseFrame[]) => boolean, timeoutMs = 5000): Promise<void> {
+    /** Waits until `pred` holds over the frames (re-checked on each frame); the timeout only stops a hang. */
+    async until(pred: (frames: SseFrame[]) => boolean, timeoutMs = DEFAULT_WAIT_MS): Promise<void> {
       const deadline = Date.now() + timeoutMs;
       while (!pred(frames)) {
         const left = deadline - Date.now();
-        if (left <= 0) throw new Error(`SSE condition not met; frames: ${JSON.stringify(frames).slice(0, 2000)}`);
+        if (left <= 0) throw new Error(`SSE condition not met in ${timeoutMs} ms; frames: ${JSON.stringify(frames).slice(0, 2000)}`);
         await new Promise<void>((r) => {
           const timer = setTimeout(r, left);
           waiters.push(() => {

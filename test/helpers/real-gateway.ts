@@ -12,6 +12,7 @@ import { delimiter, join } from 'node:path';
 import { connectGateway } from '../../shared/gateway/client.ts';
 import type { DeviceIdentity } from '../../shared/gateway/device-identity.ts';
 import { FAKE_MODEL_ID } from './fake-model.ts';
+import { sleep, waitFor } from './wait.ts';
 
 export const OPENCLAW_VERSION = '2026.9.6';
 const INSTALL_TIMEOUT_MS = 15 * 60_000;
@@ -62,7 +63,7 @@ async function withLock<T>(file: string, fn: () => T): Promise<T> {
       // A lock older than the install bound was left by a killed run.
       if (Date.now() - statSync(file).mtimeMs > INSTALL_TIMEOUT_MS) rmSync(file, { force: true });
       else if (Date.now() > deadline) throw new Error(`install lock ${file} held too long`);
-      else await new Promise((r) => setTimeout(r, 1000));
+      else await sleep(1000); // another test process is installing: look at the lock again
     }
   }
   try {
@@ -149,19 +150,11 @@ export function prepareGatewayState(stateDir: string, opts: { port: number; toke
 
 /** Retries a connect until the gateway accepts one (it answers UNAVAILABLE while its sidecars start). */
 export async function waitForConnect(url: string, token: string, identity: DeviceIdentity, timeoutMs = 180_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  let last: unknown = null;
-  while (Date.now() < deadline) {
-    try {
-      const s = await connectGateway({ url, token, identity, version: 'test', connectTimeoutMs: 10_000 });
-      await s.close();
-      return;
-    } catch (err) {
-      last = err;
-      await new Promise((r) => setTimeout(r, 500));
-    }
-  }
-  throw new Error(`gateway at ${url} accepted no connect within ${timeoutMs} ms: ${String(last)}`);
+  await waitFor(async () => {
+    const s = await connectGateway({ url, token, identity, version: 'test', connectTimeoutMs: 10_000 });
+    await s.close();
+    return true;
+  }, { what: `the gateway at ${url} to accept a connect`, timeoutMs, intervalMs: 500 });
 }
 
 export interface StartedGateway {
@@ -200,7 +193,7 @@ export async function killGroup(pgid: number, exited?: Promise<void>): Promise<v
     }
   };
   signal('SIGTERM');
-  const grace = new Promise<void>((r) => setTimeout(r, 2000));
+  const grace = sleep(2000);
   await Promise.race([exited ?? grace, grace]);
   signal('SIGKILL');
 }

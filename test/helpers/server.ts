@@ -1,11 +1,13 @@
 // Starts svc as a child process on real sockets with a temporary SVC_HOME,
 // for end-to-end tests. The child is stopped by its own PID when the test ends.
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { startChild, tsArgs } from './spawn.ts';
+import { waitFor } from './wait.ts';
 
 export const REPO_ROOT = fileURLToPath(new URL('../..', import.meta.url));
 export const SERVER_ENTRY = join(REPO_ROOT, 'supervisor', 'main.ts');
@@ -62,56 +64,50 @@ export interface StartOptions {
   home?: string;
   port?: number;
   env?: Record<string, string>;
-  /** Resolve once this text appears in output instead of waiting for readiness. */
+  /** 'exit': resolve once the server has exited (a refused start) instead of waiting for readiness. */
   waitFor?: 'ready' | 'exit';
+  /** Stops a start that hangs (default 60 s); never an assertion. */
   timeoutMs?: number;
 }
 
 export async function startServer(opts: StartOptions = {}): Promise<RunningServer> {
   const home = opts.home ?? tempHome();
   const port = opts.port ?? (await freePort());
-  const proc = spawn(process.execPath, ['--import', 'tsx', SERVER_ENTRY], {
+  const child = startChild(process.execPath, tsArgs(SERVER_ENTRY), {
     cwd: REPO_ROOT,
     env: testEnv(home, { SVC_API_PORT: String(port), ...opts.env }),
-    stdio: ['ignore', 'pipe', 'pipe'],
   });
-  let out = '';
-  proc.stdout?.on('data', (d: Buffer) => (out += d.toString()));
-  proc.stderr?.on('data', (d: Buffer) => (out += d.toString()));
-  const exited = new Promise<number | null>((resolve) => proc.once('exit', (code) => resolve(code)));
   const base = `http://127.0.0.1:${port}`;
   const server: RunningServer = {
     port,
     home,
     base,
-    proc,
-    output: () => out,
+    proc: child.proc,
+    output: child.output,
     async stop(signal = 'SIGTERM') {
-      if (proc.exitCode !== null || proc.signalCode !== null) return proc.exitCode;
-      proc.kill(signal);
-      const timer = setTimeout(() => proc.kill('SIGKILL'), 10_000);
-      const code = await exited;
-      clearTimeout(timer);
-      return code;
+      if (!child.running()) return child.proc.exitCode;
+      return (await child.stop(signal, 10_000)).code;
     },
   };
   if (opts.waitFor === 'exit') {
-    await exited;
+    await child.exited;
     return server;
   }
-  const deadline = Date.now() + (opts.timeoutMs ?? 20_000);
-  while (Date.now() < deadline) {
-    if (proc.exitCode !== null) throw new Error(`server exited early (${proc.exitCode}):\n${out}`);
-    try {
-      const r = await fetch(`${base}/api/settings`, { signal: AbortSignal.timeout(1000) });
-      if (r.status < 500) return server;
-    } catch {
-      // Not listening yet: keep polling until the deadline.
-    }
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  proc.kill('SIGKILL');
-  throw new Error(`server did not become ready:\n${out}`);
+  // Ready once it answers GET /api/settings; a refused connection is "not yet" (waitFor counts a throw as that).
+  const state = await waitFor(
+    async () => {
+      if (!child.running()) return 'exited' as const;
+      const r = await fetch(`${base}/api/settings`, { signal: AbortSignal.timeout(5000) });
+      await r.body?.cancel();
+      return r.status < 500 ? ('ready' as const) : undefined;
+    },
+    { what: `svc on port ${port} to answer`, timeoutMs: opts.timeoutMs ?? 60_000, intervalMs: 100 },
+  ).catch((err: Error) => {
+    child.proc.kill('SIGKILL');
+    throw new Error(`server did not become ready: ${err.message}\n${child.output()}`);
+  });
+  if (state === 'exited') throw new Error(`server exited early (${child.proc.exitCode}):\n${child.output()}`);
+  return server;
 }
 
 export function removeHome(home: string): void {
@@ -134,12 +130,6 @@ export async function ingestWorkerStats(base: string): Promise<Record<string, nu
 }
 
 /** Waits until the ingest worker serves (batches go to it from then on); its counters then. */
-export async function untilIngestWorkerServes(base: string): Promise<Record<string, number>> {
-  const deadline = Date.now() + 20_000;
-  for (;;) {
-    const stats = await ingestWorkerStats(base);
-    if (stats) return stats;
-    if (Date.now() > deadline) throw new Error('the ingest worker never served');
-    await new Promise((r) => setTimeout(r, 50));
-  }
+export function untilIngestWorkerServes(base: string): Promise<Record<string, number>> {
+  return waitFor(() => ingestWorkerStats(base), { what: 'the ingest worker to serve its channel', intervalMs: 50 });
 }

@@ -7,6 +7,7 @@ import type { Agent } from '../../shared/agents/types.ts';
 import { LEAD_KEYS } from '../../shared/setting-keys.ts';
 import type { Runtime } from '../../supervisor/runtime.ts';
 import { buildTestApp } from '../helpers/app.ts';
+import { untilClockPasses } from '../helpers/wait.ts';
 
 const V7 = /^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 
@@ -169,7 +170,7 @@ void test('Agents: GET /api/agents/:id is 404 for an unknown agent; an archived 
 void test('Agents: PATCH writes only the supplied fields; isArchived true/1 is 1, false/0 is 0', async (t) => {
   const { app, runtime } = await buildTestApp(t);
   const agent = await createAgent(app, { id: 'p1', name: 'Pat', teamId: 'red', runtime: 'cli-a', model: 'm1', role: 'member' });
-  await new Promise((r) => setTimeout(r, 3));
+  await untilClockPasses(agent.updatedAt);
 
   let res = await call(app, { method: 'PATCH', url: '/api/agents/p1', payload: { name: 'Patricia' } });
   assert.equal(res.status, 200);

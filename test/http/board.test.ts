@@ -15,15 +15,7 @@ import type { EventInput, EventRow } from '../../shared/events/types.ts';
 import type { Runtime } from '../../supervisor/runtime.ts';
 import { buildTestApp } from '../helpers/app.ts';
 
-interface EventView {
-  seq: number;
-  kind: string;
-  teamId: string | null;
-  taskId: string | null;
-  agentId: string | null;
-  runtime: string | null;
-  data: Record<string, unknown>;
-}
+type EventView = Pick<EventRow, 'seq' | 'kind' | 'teamId' | 'taskId' | 'agentId' | 'runtime'> & { data: Record<string, unknown> };
 
 const BODY_REQUIRED = 'JSON object body required';
 

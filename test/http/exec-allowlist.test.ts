@@ -107,7 +107,7 @@ async function revoke(app: FastifyInstance, payload: unknown) {
   return { status: res.statusCode, body: res.json() as Record<string, unknown> };
 }
 
-void test('Exec grants: GET /api/exec-allowlist needs an agentId (400) naming an agent row (404)', async (t) => {
+void test('Standing exec grants: GET /api/exec-allowlist needs an agentId (400) naming an agent row (404)', async (t) => {
   const { app } = await setup(t);
   for (const url of ['/api/exec-allowlist', '/api/exec-allowlist?agentId=', '/api/exec-allowlist?agentId=%20%20']) {
     assert.deepEqual(await get(app, url).then((r) => [r.status, r.body]), [400, { error: 'agentId required' }], url);
@@ -115,7 +115,7 @@ void test('Exec grants: GET /api/exec-allowlist needs an agentId (400) naming an
   assert.deepEqual(await get(app, '/api/exec-allowlist?agentId=ghost').then((r) => [r.status, r.body]), [404, { error: 'agent not found' }]);
 });
 
-void test('Exec grants: not-applicable for another runtime or a gateway agent without a gateway id', async (t) => {
+void test('Standing exec grants: not-applicable for another runtime or a gateway agent without a gateway id', async (t) => {
   const { app, stateDb } = await setup(t);
   writeGatewayDb(stateDb, JSON.stringify(sampleDocument()));
   assert.deepEqual((await get(app, '/api/exec-allowlist?agentId=cli')).body, {
@@ -126,7 +126,7 @@ void test('Exec grants: not-applicable for another runtime or a gateway agent wi
   });
 });
 
-void test('Exec grants: absent when there is no gateway database, no table or no current row, and the read creates nothing', async (t) => {
+void test('Standing exec grants: absent when there is no gateway database, no table or no current row, and the read creates nothing', async (t) => {
   const { app, stateDb } = await setup(t);
   const absent = async (reason: string) => {
     const r = await get(app, '/api/exec-allowlist?agentId=gw-main');
@@ -142,7 +142,7 @@ void test('Exec grants: absent when there is no gateway database, no table or no
   await absent('no-row');
 });
 
-void test('Exec grants: ok shows the own bucket as entries and the wildcard bucket apart, never the socket token', async (t) => {
+void test('Standing exec grants: ok shows the own bucket as entries and the wildcard bucket apart, never the socket token', async (t) => {
   const { app, stateDb } = await setup(t);
   writeGatewayDb(stateDb, JSON.stringify(sampleDocument()));
   const { status, body, text } = await get(app, '/api/exec-allowlist?agentId=gw-main');
@@ -178,7 +178,7 @@ void test('Exec grants: ok shows the own bucket as entries and the wildcard buck
   ]);
 });
 
-void test('Exec grants: a file that is not SQLite is 502 unreadable with the last good read\'s counts and no entries key', async (t) => {
+void test('Standing exec grants: a file that is not SQLite is 502 unreadable with the last good read\'s counts and no entries key', async (t) => {
   const { app, stateDb, logs } = await setup(t);
   mkdirSync(dirname(stateDb), { recursive: true });
   writeFileSync(stateDb, 'this is not a database, it is a text file with enough bytes to have a header '.repeat(20));
@@ -202,7 +202,7 @@ void test('Exec grants: a file that is not SQLite is 502 unreadable with the las
   assert.ok(logs.some((l) => l.includes('gateway exec approvals document unreadable')));
 });
 
-void test('Exec grants: a corrupt or foreign-shaped raw_json is 502 unreadable with the counts of the last successful save', async (t) => {
+void test('Standing exec grants: a corrupt or foreign-shaped raw_json is 502 unreadable with the counts of the last successful save', async (t) => {
   const { app, stateDb } = await setup(t);
   writeGatewayDb(stateDb, JSON.stringify(sampleDocument()));
   assert.equal((await get(app, '/api/exec-allowlist?agentId=gw-main')).status, 200);
@@ -223,7 +223,7 @@ void test('Exec grants: a corrupt or foreign-shaped raw_json is 502 unreadable w
   }
 });
 
-void test('Exec grants: revoke validation (body, agentId, 1 to 200 non-empty keys) is 400 and reads nothing', async (t) => {
+void test('Standing exec grants: revoke validation (body, agentId, 1 to 200 non-empty keys) is 400 and reads nothing', async (t) => {
   const { app } = await setup(t);
   const cases: Array<[unknown, string]> = [
     [undefined, 'JSON object body required'],
@@ -257,7 +257,7 @@ void test('Exec grants: revoke validation (body, agentId, 1 to 200 non-empty key
   assert.deepEqual([many.status, many.body.outcome], [409, 'no-such-agent']);
 });
 
-void test('Exec grants: blocked-wildcard, already-absent and no-such-agent are 409 and write nothing', async (t) => {
+void test('Standing exec grants: blocked-wildcard, already-absent and no-such-agent are 409 and write nothing', async (t) => {
   const { app, stateDb } = await setup(t);
   writeGatewayDb(stateDb, JSON.stringify(sampleDocument()));
   const bytes = () => readFileSync(stateDb).toString('base64');
@@ -282,7 +282,7 @@ void test('Exec grants: blocked-wildcard, already-absent and no-such-agent are 4
   assert.equal((await get(app, '/api/exec-allowlist?agentId=gw-main')).body.state, 'ok');
 });
 
-void test('Exec grants: a revoke over an unreadable document is 502 unreadable, over a missing one 409 no-such-agent', async (t) => {
+void test('Standing exec grants: a revoke over an unreadable document is 502 unreadable, over a missing one 409 no-such-agent', async (t) => {
   const { app, stateDb } = await setup(t);
   const missing = await revoke(app, { agentId: 'gw-main', keys: [UNAME] });
   assert.deepEqual([missing.status, missing.body.outcome], [409, 'no-such-agent']);
@@ -293,7 +293,7 @@ void test('Exec grants: a revoke over an unreadable document is 502 unreadable, 
   }]);
 });
 
-void test('Exec grants: a revoke the gateway cannot take (not connected) is 502 with a redacted message and writes nothing', async (t) => {
+void test('Standing exec grants: a revoke the gateway cannot take (not connected) is 502 with a redacted message and writes nothing', async (t) => {
   const { app, stateDb } = await setup(t);
   writeGatewayDb(stateDb, JSON.stringify(sampleDocument()));
   const before = readFileSync(stateDb).toString('base64');
@@ -305,7 +305,7 @@ void test('Exec grants: a revoke the gateway cannot take (not connected) is 502 
   assert.equal(readFileSync(stateDb).toString('base64'), before);
 });
 
-void test('Exec grants: revoke is limited to 60 requests a minute per client address; the 61st is 429', async (t) => {
+void test('Standing exec grants: revoke is limited to 60 requests a minute per client address; the 61st is 429', async (t) => {
   const { app } = await setup(t);
   for (let i = 1; i <= 60; i++) {
     const r = await revoke(app, { agentId: 'gw-main', keys: [] });
@@ -321,7 +321,7 @@ void test('Exec grants: revoke is limited to 60 requests a minute per client add
   assert.equal((await get(app, '/api/exec-allowlist?agentId=gw-main')).status, 200);
 });
 
-void test('Exec grants: companion node-marker rows go with the rows that approved their command; the wildcard is never touched', () => {
+void test('Standing exec grants: companion node-marker rows go with the rows that approved their command; the wildcard is never touched', () => {
   const marker = (cmd: string) => `=node-command:${createHash('sha256').update(cmd).digest('hex').slice(0, 16)}`;
   const agents = {
     main: {

@@ -2,7 +2,11 @@
 // poisoning, the error envelope and redaction, the UI catch-all, DNS rebinding.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { AddressInfo } from 'node:net';
 import { buildTestApp } from '../helpers/app.ts';
+import { rawRequest } from '../helpers/http.ts';
 
 const count = (db: { prepare(sql: string): { pluck(): { get(): unknown } } }) =>
   db.prepare('SELECT COUNT(*) FROM events').pluck().get() as number;
@@ -66,7 +70,8 @@ void test('Errors: an unexpected throw is a 500 with a redacted message and a lo
 });
 
 void test('Process model: unknown /api routes are a 404 envelope; other GET paths get the UI entry page', async (t) => {
-  const { app } = await buildTestApp(t);
+  const seen: string[] = [];
+  const { app, config } = await buildTestApp(t, { beforeReady: (a) => a.addHook('onRequest', async (req) => void seen.push(req.raw.url ?? '')) });
   const api = await app.inject({ method: 'GET', url: '/api/nope' });
   assert.equal(api.statusCode, 404);
   assert.deepEqual(api.json(), { error: 'not found' });
@@ -77,8 +82,22 @@ void test('Process model: unknown /api routes are a 404 envelope; other GET path
   const asset = await app.inject({ method: 'GET', url: '/app.js' });
   assert.equal(asset.statusCode, 200);
   assert.match(String(asset.headers['content-type']), /javascript/);
-  const traversal = await app.inject({ method: 'GET', url: '/..%2f..%2fpackage.json' });
-  assert.ok(!traversal.body.includes('"devDependencies"'));
+  // Traversal out of ui/dist, over a real socket: inject() would normalise a
+  // plain `/../..` away before the server saw it. Preconditions (issue 16 #5):
+  // the file it aims at exists and holds the text looked for, and each
+  // spelling reaches the server as sent.
+  const target = join(config.packageRoot, 'ui', 'dist', '..', '..', 'package.json');
+  assert.ok(readFileSync(target, 'utf8').includes('"devDependencies"'), `${target} is there to be stolen`);
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  const port = (app.server.address() as AddressInfo).port;
+  for (const path of ['/..%2f..%2fpackage.json', '/../../package.json', '/%2e%2e/%2e%2e/package.json', '/assets/..%2f..%2f..%2fpackage.json']) {
+    seen.length = 0;
+    const traversal = await rawRequest(port, { path });
+    assert.deepEqual(seen, [path], 'the request reached the server in its traversal form');
+    assert.equal(traversal.status, 404, path);
+    assert.deepEqual(JSON.parse(traversal.body), { error: 'not found' }, path);
+    assert.ok(!traversal.body.includes('"devDependencies"'), path);
+  }
   const post = await app.inject({ method: 'POST', url: '/teams' });
   assert.equal(post.statusCode, 404);
 });

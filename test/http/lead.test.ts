@@ -5,6 +5,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { FastifyInstance } from 'fastify';
 import { buildTestApp } from '../helpers/app.ts';
+import { untilClockPasses } from '../helpers/wait.ts';
 
 interface Effective {
   agentId: string;
@@ -18,8 +19,6 @@ interface OverrideView {
   effective: Effective | null;
   tier: string | null;
 }
-
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 async function createTeam(app: FastifyInstance, name = 'Alpha'): Promise<string> {
   const res = await app.inject({ method: 'POST', url: '/api/teams', payload: { name, icon: '🚀', color: '#ff0000' } });
@@ -76,7 +75,7 @@ void test('Lead agent routes: a team brief is null until PUT, then read back; PU
   assert.ok(put.updatedAt >= before && put.updatedAt <= Date.now());
   assert.deepEqual((await app.inject(`/api/lead/team-briefs/${team}`)).json(), put);
 
-  await sleep(5);
+  await untilClockPasses(put.updatedAt); // so the upsert's updatedAt is strictly later
   res = await app.inject({ method: 'PUT', url: `/api/lead/team-briefs/${team}`, payload: { content: 'Replaced.' } });
   assert.equal(res.statusCode, 200);
   const second = res.json<{ content: string; updatedAt: number }>();
@@ -262,9 +261,10 @@ void test('Lead agent routes: the chain is override, then native, then gateway; 
     tier: 'gateway',
   });
 
-  await sleep(3);
+  // The clock moves past each creation, so "oldest" is decided by createdAt, not by a tie.
+  await untilClockPasses();
   const native = await createAgent(app, { name: 'Native Lead', role: 'lead', runtime: 'native' });
-  await sleep(3);
+  await untilClockPasses();
   await createAgent(app, { name: 'Younger Native Lead', role: 'lead', runtime: 'native' });
   assert.deepEqual(await getOverride(app), {
     agentId: null,

@@ -1,11 +1,12 @@
 // Spec "Settings and health": GET/POST /api/settings and settings.json.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { buildTestApp } from '../helpers/app.ts';
+import { removeHome, tempHome } from '../helpers/server.ts';
 
-void test('GET /api/settings: defaults before anything is saved', async (t) => {
+void test('Settings view → GET /api/settings: defaults before anything is saved', async (t) => {
   const { app } = await buildTestApp(t);
   const res = await app.inject('/api/settings');
   assert.equal(res.statusCode, 200);
@@ -61,12 +62,15 @@ void test('POST /api/settings: bad input gets the spec messages and changes noth
 });
 
 void test('Settings file: a ${NAME} token resolves through the gateway env file; the gateway config supplies token and port', async (t) => {
-  const { app, home, config } = await buildTestApp(t);
-  mkdirSync(config.gatewayStateDir, { recursive: true });
-  writeFileSync(join(config.gatewayStateDir, 'openclaw.json'), '{ "gateway": { "port": 19555, "auth": { "token": "${GW_TOK}" } }, }');
-  writeFileSync(join(config.gatewayStateDir, '.env'), 'GW_TOK=from-env-file-123\n');
+  // The gateway's files are there before svc starts, so no cached read from before them is in play
+  // (that a hand edit shows once the cache has aged is settings-cache.test.ts's, on an injected clock).
+  const stateDir = tempHome('svc-gateway-state-');
+  t.after(() => removeHome(stateDir));
+  writeFileSync(join(stateDir, 'openclaw.json'), '{ "gateway": { "port": 19555, "auth": { "token": "${GW_TOK}" } }, }');
+  writeFileSync(join(stateDir, '.env'), 'GW_TOK=from-env-file-123\n');
+  const { app, home, config } = await buildTestApp(t, { env: { OPENCLAW_STATE_DIR: stateDir } });
+  assert.equal(config.gatewayStateDir, stateDir);
   // Nothing saved: the gateway config supplies token and port.
-  await new Promise((r) => setTimeout(r, 1100));
   const view = (await app.inject('/api/settings')).json();
   assert.deepEqual(view, { gatewayUrl: 'ws://localhost:19555', hasToken: true, firstRunDismissedAt: null });
   assert.ok(!existsSync(join(home, 'settings.json')));

@@ -15,6 +15,7 @@ import { UPDATE_PACKAGE_UNSET } from '../../shared/channels/gateway-host.ts';
 import { isAlive } from '../../shared/launcher/stop.ts';
 import { buildTestApp } from '../helpers/app.ts';
 import { freePort } from '../helpers/server.ts';
+import { waitFor } from '../helpers/wait.ts';
 
 /** A packed package (`package/` inside a .tgz) with an `openclaw` bin that prints its version. */
 function fakePackage(dir: string, name: string, opts: { preinstall?: string } = {}): string {
@@ -232,9 +233,8 @@ void test('System: self-update installs the new release, completes, then restart
   const frames = framesOf(res.body);
   assert.equal(frames[0]?.type, 'progress');
   assert.deepEqual(frames.at(-1), { type: 'complete', success: true, version: 'unknown' }, JSON.stringify(frames.slice(-3)));
-  // The restart runs a second after the stream ended, detached.
-  const deadline = Date.now() + 15_000;
-  while (!existsSync(marker) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+  // The restart runs a second after the stream ended, detached: its launcher writes the marker.
+  await waitFor(() => existsSync(marker), { what: 'the installed launcher to be run for the restart' });
   assert.deepEqual(JSON.parse(readFileSync(marker, 'utf8')), ['restart', '--no-open']);
 });
 
@@ -327,16 +327,13 @@ void test('System: install-gateway kills the install child when the client disco
   const ac = new AbortController();
   const res = await fetch(`http://127.0.0.1:${typeof addr === 'object' && addr ? addr.port : 0}/api/system/install-gateway`, { method: 'POST', signal: ac.signal });
   assert.equal(res.status, 200);
-  const deadline = Date.now() + 30_000;
-  while (!existsSync(marker) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
-  assert.ok(existsSync(marker), 'the install reached its preinstall script');
+  await waitFor(() => existsSync(marker) && readFileSync(marker, 'utf8') !== '', { what: 'the install to reach its preinstall script', timeoutMs: 60_000 });
   const scriptPid = Number(readFileSync(marker, 'utf8'));
+  t.after(() => {
+    if (isAlive(scriptPid)) process.kill(scriptPid, 'SIGKILL');
+  });
   ac.abort();
-  const until = Date.now() + 10_000;
-  while (isAlive(scriptPid) && Date.now() < until) await new Promise((r) => setTimeout(r, 100));
-  const alive = isAlive(scriptPid);
-  if (alive) process.kill(scriptPid, 'SIGKILL');
-  assert.equal(alive, false, 'npm and its script were stopped');
+  await waitFor(() => !isAlive(scriptPid), { what: 'npm and its script to be stopped once the client went away' });
 });
 
 void test('Security (issue 15 #19): with SVC_UPDATE_PACKAGE unset, self-version asks no registry and says how to set it', async (t) => {
@@ -378,7 +375,7 @@ void test('Security (issue 15 #17): install-gateway while an install runs is ref
   const first = await post('/api/system/install-gateway');
   assert.equal(first.status, 200);
   const firstBody = first.text();
-  for (const deadline = Date.now() + 30_000; npm.runs() === 0 && Date.now() < deadline;) await new Promise((r) => setTimeout(r, 50));
+  await waitFor(() => npm.runs() > 0, { what: 'the first npm install to start', timeoutMs: 60_000 });
   assert.equal(npm.runs(), 1, 'the first install is running');
 
   for (const path of ['/api/system/install-gateway', '/api/system/self-update']) {

@@ -7,6 +7,7 @@ import { gunzipSync } from 'node:zlib';
 import type { FastifyInstance } from 'fastify';
 import { openDatabase } from '../../shared/db/open.ts';
 import { buildTestApp } from '../helpers/app.ts';
+import { untilClockPasses } from '../helpers/wait.ts';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const TEAM_FIELDS = [
@@ -31,8 +32,6 @@ interface TeamList {
   teams: Team[];
   assignments: Array<{ agentId: string; teamId: string }>;
 }
-
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 async function createTeam(app: FastifyInstance, body: Record<string, unknown> = {}): Promise<Team> {
   const res = await app.inject({ method: 'POST', url: '/api/teams', payload: { name: 'Alpha', icon: '🚀', color: '#ff0000', ...body } });
@@ -230,7 +229,8 @@ void test('Teams: POST /api/teams with an existing UUID id does not overwrite th
 void test('Teams: PATCH /api/teams/:id writes only the supplied fields and always refreshes updatedAt', async (t) => {
   const { app } = await buildTestApp(t);
   const team = await createTeam(app, { colorCollectionId: 'warm', templateId: 'tpl', leaderAgentId: 'lead-1' });
-  await sleep(5);
+  // Before each patch the clock moves past the last stamp, so a refreshed updatedAt is strictly later.
+  await untilClockPasses(team.updatedAt);
 
   let res = await app.inject({ method: 'PATCH', url: `/api/teams/${team.id}`, payload: { name: 'Renamed' } });
   assert.equal(res.statusCode, 200);
@@ -239,7 +239,7 @@ void test('Teams: PATCH /api/teams/:id writes only the supplied fields and alway
   assert.ok(renamed.updatedAt > team.updatedAt, 'updatedAt refreshed');
   assert.deepEqual(renamed, { ...team, name: 'Renamed', updatedAt: renamed.updatedAt });
 
-  await sleep(5);
+  await untilClockPasses(renamed.updatedAt);
   res = await app.inject({
     method: 'PATCH',
     url: `/api/teams/${team.id}`,
@@ -257,13 +257,13 @@ void test('Teams: PATCH /api/teams/:id writes only the supplied fields and alway
     updatedAt: second.updatedAt,
   }, 'templateId, createdAt and agentCount are not patchable');
 
-  await sleep(5);
+  await untilClockPasses(second.updatedAt);
   res = await app.inject({ method: 'PATCH', url: `/api/teams/${team.id}`, payload: { leaderAgentId: null, colorCollectionId: 'cool' } });
   const third = res.json<{ team: Team }>().team;
   assert.equal(third.leaderAgentId, null);
   assert.equal(third.colorCollectionId, 'cool');
 
-  await sleep(5);
+  await untilClockPasses(third.updatedAt);
   res = await app.inject({ method: 'PATCH', url: `/api/teams/${team.id}`, payload: {} });
   assert.equal(res.statusCode, 200);
   const touched = res.json<{ team: Team }>().team;
@@ -472,7 +472,7 @@ void test('Teams: POST /api/teams/:id/agents on an existing agent changes only i
   assert.ok(before);
   await app.inject({ method: 'PATCH', url: '/api/agents/x', payload: { model: 'm-1' } });
   const patched = await getAgent(app, 'x');
-  await sleep(5);
+  await untilClockPasses(patched?.updatedAt as number | undefined);
 
   await assign(app, b.id, { agentId: 'x', agentName: 'Renamed?' });
   const after = await getAgent(app, 'x');

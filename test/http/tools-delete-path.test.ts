@@ -12,16 +12,12 @@ import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { workspaceDir, type ToolApproval, type ToolCallResult } from '../../shared/broker/index.ts';
 import { buildTestApp, type TestApp } from '../helpers/app.ts';
+import { waitFor } from '../helpers/wait.ts';
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-async function nextPending(app: FastifyInstance): Promise<ToolApproval> {
-  for (let i = 0; i < 600; i++) {
-    const [row] = (await app.inject('/api/tools/approvals')).json<{ approvals: ToolApproval[] }>().approvals;
-    if (row) return row;
-    await sleep(5);
-  }
-  throw new Error('no pending approval appeared');
+function nextPending(app: FastifyInstance): Promise<ToolApproval> {
+  return waitFor(async () => (await app.inject('/api/tools/approvals')).json<{ approvals: ToolApproval[] }>().approvals[0], {
+    what: 'a pending approval on GET /api/tools/approvals',
+  });
 }
 
 async function approve(app: FastifyInstance, id: string): Promise<void> {

@@ -3,6 +3,9 @@
 // its availability, the approval queue (list, resolve, expiry, stickiness),
 // the audit log with masking, delete_path's confinement, and waiters woken by
 // a resolve in this process and in another connection to the same database.
+// No clock in the assertions (issue 16 #5): a wake-up is shown by the waiter
+// count at the moment the resolve returns, the cross-connection check runs on
+// node:test's mock timers, and the expiry by the outcome it produces.
 import { test, type TestContext } from 'node:test';
 import assert from 'node:assert/strict';
 import { createServer, type IncomingHttpHeaders } from 'node:http';
@@ -18,19 +21,9 @@ import { createLogger } from '../../shared/log.ts';
 import { createRedactor } from '../../shared/redact.ts';
 import { createAgentTokenStore } from '../../shared/agent-tokens/index.ts';
 import { buildTestApp, type TestApp } from '../helpers/app.ts';
+import { deadline, untilClockPasses, waitFor } from '../helpers/wait.ts';
 
 const SECRET = 'sk-abcdefghijklmnopqrstuvwxyz0123';
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-async function waitFor<T>(fn: () => T | undefined | null | false | Promise<T | undefined | null | false>, timeoutMs = 3000): Promise<T> {
-  const start = Date.now();
-  for (;;) {
-    const v = await fn();
-    if (v) return v;
-    if (Date.now() - start > timeoutMs) throw new Error('waitFor: timed out');
-    await sleep(5);
-  }
-}
 
 async function pending(app: FastifyInstance): Promise<ToolApproval[]> {
   const res = await app.inject('/api/tools/approvals');
@@ -38,6 +31,14 @@ async function pending(app: FastifyInstance): Promise<ToolApproval[]> {
   const body = res.json<{ ok: true; approvals: ToolApproval[] }>();
   assert.equal(body.ok, true);
   return body.approvals;
+}
+
+/** The pending approvals once the call under test has opened its row (the pipeline opens it asynchronously). */
+function listed(app: FastifyInstance): Promise<ToolApproval[]> {
+  return waitFor(async () => {
+    const list = await pending(app);
+    return list.length ? list : undefined;
+  }, { what: 'a pending approval on GET /api/tools/approvals' });
 }
 
 function resolve(app: FastifyInstance, id: string, payload: unknown) {
@@ -142,10 +143,7 @@ void test('Tools broker and MCP → POST /api/tools/approvals/:id/resolve: a pen
   const file = workspaceFile(ta, 'doomed.txt');
   const { broker } = ta.runtime.deps;
   const call = broker.call('delete_path', { path: 'doomed.txt' }, { agentId: 'agent-1', taskId: 'task-1' });
-  const [row] = await waitFor(async () => {
-    const list = await pending(ta.app);
-    return list.length ? list : undefined;
-  });
+  const [row] = await listed(ta.app);
   assert.ok(row);
   assert.equal(row.toolName, 'delete_path');
   assert.equal(row.agentId, 'agent-1');
@@ -158,15 +156,16 @@ void test('Tools broker and MCP → POST /api/tools/approvals/:id/resolve: a pen
   assert.deepEqual(Object.keys(row).sort(), ['agentId', 'argsSummary', 'createdAt', 'expiresAt', 'id', 'reason', 'resolvedAt', 'status', 'taskId', 'tenantId', 'toolName']);
   assert.ok(existsSync(file), 'nothing is deleted before approval');
 
+  assert.equal(broker.waiting(), 1);
   const res = await resolve(ta.app, row.id, { decision: 'allow_once' });
-  const resolvedAt = Date.now();
+  // Woken by the resolve itself: no waiter is left when the response is back,
+  // before any cross-process check could have run (they see only other connections' commits).
+  assert.equal(broker.waiting(), 0, 'the resolve woke the waiter');
   assert.equal(res.statusCode, 200, res.body);
   const approval = res.json<{ ok: true; approval: ToolApproval }>().approval;
   assert.equal(approval.status, 'allow_once');
   assert.equal(typeof approval.resolvedAt, 'number');
   const result = await call;
-  // Woken by the resolve itself: well inside the 500 ms cross-process check interval.
-  assert.ok(Date.now() - resolvedAt < 150, `waiter woke ${Date.now() - resolvedAt} ms after the resolve`);
   assert.equal(result.isError, false, result.text);
   assert.equal(result.approvalId, row.id);
   assert.equal(existsSync(file), false);
@@ -180,10 +179,7 @@ void test('Tools broker and MCP → POST /api/tools/approvals/:id/resolve: 400 w
   const ta = await buildTestApp(t);
   workspaceFile(ta, 'keep.txt');
   const call = ta.runtime.deps.broker.call('delete_path', { path: 'keep.txt' }, { agentId: 'a' });
-  const [row] = await waitFor(async () => {
-    const list = await pending(ta.app);
-    return list.length ? list : undefined;
-  });
+  const [row] = await listed(ta.app);
   assert.ok(row);
 
   for (const payload of [{ decision: 'maybe' }, {}, { decision: 1 }]) {
@@ -211,7 +207,7 @@ void test('Tools broker and MCP → POST /api/tools/approvals/:id/resolve: 400 w
   assert.match(result.text, /denied/);
   assert.ok(existsSync(join(workspaceDir(ta.runtime.deps.paths), 'keep.txt')));
 
-  await sleep(5);
+  await untilClockPasses(denied.resolvedAt ?? 0); // an update now would stamp a later resolvedAt
   const again = await resolve(ta.app, row.id, { decision: 'allow_always' });
   assert.equal(again.statusCode, 200);
   assert.deepEqual(again.json(), { ok: true, approval: denied });
@@ -225,13 +221,14 @@ function app400(app: FastifyInstance, id: string) {
 void test('Tool approval → expiry: past expiresAt the row is no longer listed, the waiter sees a denial, a late resolve changes nothing', async (t) => {
   const ta = await buildTestApp(t, { env: { SVC_APPROVAL_TTL_MS: '300' } });
   const file = workspaceFile(ta, 'late.txt');
-  const started = Date.now();
   const call = ta.runtime.deps.broker.call('delete_path', { path: 'late.txt' }, { agentId: 'a' });
-  const [row] = await pending(ta.app);
-  assert.ok(row);
+  // Nobody resolves: only the expiry timer can end this wait (the deadline just stops a hang).
+  const result = await deadline(call, { what: 'the expiry timer to end the approval wait' });
+  const id = ta.runtime.deps.db.prepare('SELECT id FROM tool_approvals').pluck().get() as string;
+  const row = ta.runtime.deps.broker.getApproval(id);
+  assert.ok(row, 'the call opened an approval row');
   assert.equal(row.expiresAt - row.createdAt, 300);
-  const result = await call;
-  assert.ok(Date.now() - started < 1500, 'the expiry timer ends the wait');
+  assert.ok(Date.now() >= row.expiresAt, 'the wait ended no earlier than expiresAt');
   assert.equal(result.outcome, 'expired');
   assert.equal(result.isError, true);
   assert.match(result.text, /expired/);
@@ -253,10 +250,7 @@ void test('Tool approval → allow_always is sticky per tool and agent: a later 
   const bob = { agentId: 'bob', agentTokenId: tokens.mint('mcp', { agentId: 'bob' }).binding.id };
   workspaceFile(ta, 'one.txt');
   const first = broker.call('delete_path', { path: 'one.txt' }, alice);
-  const [row] = await waitFor(async () => {
-    const list = await pending(ta.app);
-    return list.length ? list : undefined;
-  });
+  const [row] = await listed(ta.app);
   assert.ok(row);
   assert.equal((await resolve(ta.app, row.id, { decision: 'allow_always' })).statusCode, 200);
   assert.equal((await first).isError, false);
@@ -273,10 +267,7 @@ void test('Tool approval → allow_always is sticky per tool and agent: a later 
   for (const who of [bob, { agentId: null }, { agentId: 'alice' }]) {
     const ac = new AbortController();
     const other = broker.call('delete_path', { path: 'three.txt' }, { ...who, signal: ac.signal });
-    const list = await waitFor(async () => {
-      const list = await pending(ta.app);
-      return list.length ? list : undefined;
-    });
+    const list = await listed(ta.app);
     assert.equal(list[0]?.agentId, who.agentId);
     ac.abort();
     const r = await other;
@@ -361,10 +352,7 @@ void test('Tools broker and MCP → delete_path is confined to <SVC_HOME>/worksp
   mkdirSync(join(ws, 'dir', 'sub'), { recursive: true });
   writeFileSync(join(ws, 'dir', 'sub', 'f.txt'), 'x');
   const call = broker.call('delete_path', { path: join(ws, 'dir') }, { agentId: 'a' });
-  const [row] = await waitFor(async () => {
-    const list = await pending(ta.app);
-    return list.length ? list : undefined;
-  });
+  const [row] = await listed(ta.app);
   assert.ok(row);
   assert.ok(existsSync(join(ws, 'dir')));
   await resolve(ta.app, row.id, { decision: 'allow_once' });
@@ -384,20 +372,20 @@ void test('Tool approval → a waiter in another connection (an MCP binary stand
   const logger = createLogger({ level: 'silent' });
   const tx2 = createTx(db2, () => {});
   const other: Broker = createBroker({ db: db2, tx: tx2, config, paths, logger, redactor: createRedactor(() => []), eventLog: createEventLog({ db: db2, tx: tx2, logger }), crossProcessCheckMs: 50 });
+  // The other broker's cross-process check runs on setInterval: mocked, it runs only when ticked.
+  t.mock.timers.enable({ apis: ['setInterval'] });
   const call = other.call('delete_path', { path: 'remote.txt' }, { agentId: 'remote-agent' });
-  const [row] = await waitFor(async () => {
-    const list = await pending(ta.app);
-    return list.length ? list : undefined;
-  });
+  const [row] = await listed(ta.app);
   assert.ok(row);
   assert.equal(other.waiting(), 1);
-  await sleep(120); // several cross-process checks pass while nobody resolves
+  t.mock.timers.tick(150); // three cross-process checks while nobody resolves
   assert.equal(other.waiting(), 1);
   const res = await resolve(ta.app, row.id, { decision: 'allow_once' });
   assert.equal(res.statusCode, 200);
-  const at = Date.now();
+  assert.equal(other.waiting(), 1, 'a resolve on another connection is not seen before the next check');
+  t.mock.timers.tick(50);
+  assert.equal(other.waiting(), 0, 'the first check after the resolve wakes the waiter');
   const result = await call;
-  assert.ok(Date.now() - at < 500, `woken ${Date.now() - at} ms after the resolve`);
   assert.equal(result.isError, false, result.text);
   assert.equal(existsSync(file), false);
   assert.equal(other.waiting(), 0);

@@ -2,13 +2,13 @@
 // the real board on a temporary SQLite file): for random sequences of link
 // and unlink attempts among N tasks, task_dependencies stays acyclic, and a
 // link is refused exactly when a reference depth-first search says it would
-// close a cycle. FC_SEED=<n> replays a reported failure.
+// close a cycle. FC_SEED=<n> replays a reported failure (test/helpers/fc.ts).
 import { test, type TestContext } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import fc from 'fast-check';
+import { fc } from '../helpers/fc.ts';
 import { createBoard, type Board } from '../../shared/board/board.ts';
 import { createCycleCheck } from '../../shared/board/cycles.ts';
 import { openDatabase, type Db } from '../../shared/db/open.ts';
@@ -16,11 +16,6 @@ import { createTx } from '../../shared/db/tx.ts';
 import { DomainError } from '../../shared/errors.ts';
 import { createEventLog } from '../../shared/events/event-log.ts';
 import { createLogger } from '../../shared/log.ts';
-
-const fcOptions = (numRuns: number) => {
-  const seed = process.env.FC_SEED;
-  return seed ? { numRuns, seed: Number(seed) } : { numRuns };
-};
 
 function setup(t: TestContext): { db: Db; board: Board } {
   const dir = mkdtempSync(join(tmpdir(), 'svc-board-cycles-'));
@@ -151,7 +146,7 @@ void test('Board cycles: the stored dependency graph stays acyclic and a link is
         assert.equal((eventCount.get() as number) - events, expectEvent ? 1 : 0, `${where}: dep_linked events`);
       }
     }),
-    fcOptions(200),
+    { numRuns: 200 },
   );
   t.diagnostic(`coverage: ${JSON.stringify(stats)}`);
   assert.ok(stats.linked > 600 && stats.cycle > 600 && stats.self > 300 && stats.duplicate > 300 && stats.unlinked > 100, JSON.stringify(stats));
@@ -169,7 +164,7 @@ void test('Board cycles: the cycle check agrees with the reference on long chain
       // a waits for b closes a cycle exactly when b already (transitively) waits for a, or a === b.
       assert.equal(check(ids[a] as string, ids[b] as string), b >= a);
     }),
-    fcOptions(300),
+    { numRuns: 300 },
   );
   assert.throws(() => board.linkDependency(ids[0] as string, ids[39] as string), /dependency would create a cycle/);
 });

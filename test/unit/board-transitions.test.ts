@@ -4,13 +4,13 @@
 // small model of the rules written out here. The board must agree with the
 // model on every accept and refusal, the invariants must hold after every
 // step, and each accepted mutation must leave exactly one event of its kind
-// while each refusal leaves none. FC_SEED=<n> replays a reported failure.
+// while each refusal leaves none. FC_SEED=<n> replays a reported failure (test/helpers/fc.ts).
 import { test, type TestContext } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import fc from 'fast-check';
+import { fc } from '../helpers/fc.ts';
 import { createBoard, type Board } from '../../shared/board/board.ts';
 import { TRANSITIONS } from '../../shared/board/transitions.ts';
 import { TASK_STATUSES, type Task, type TaskStatus } from '../../shared/board/types.ts';
@@ -18,12 +18,8 @@ import { openDatabase, type Db } from '../../shared/db/open.ts';
 import { createTx } from '../../shared/db/tx.ts';
 import { DomainError } from '../../shared/errors.ts';
 import { createEventLog } from '../../shared/events/event-log.ts';
+import type { EventRow } from '../../shared/events/types.ts';
 import { createLogger } from '../../shared/log.ts';
-
-const fcOptions = (numRuns: number) => {
-  const seed = process.env.FC_SEED;
-  return seed ? { numRuns, seed: Number(seed) } : { numRuns };
-};
 
 function setup(t: TestContext): { db: Db; board: Board } {
   const dir = mkdtempSync(join(tmpdir(), 'svc-board-prop-'));
@@ -140,13 +136,7 @@ function expect(model: ModelTask[], op: Op): Expected {
   }
 }
 
-interface EventSeen {
-  seq: number;
-  kind: string;
-  taskId: string | null;
-  agentId: string | null;
-  data: string;
-}
+type EventSeen = Pick<EventRow, 'seq' | 'kind' | 'taskId' | 'agentId' | 'data'>;
 
 void test('Board transitions: random operations agree with the rules, keep the invariants and log exactly their events', (t) => {
   const { db, board } = setup(t);
@@ -255,7 +245,7 @@ void test('Board transitions: random operations agree with the rules, keep the i
         }
       }
     }),
-    fcOptions(200),
+    { numRuns: 200 },
   );
   t.diagnostic(`coverage: ${JSON.stringify(stats)}`);
   // The generator must actually reach the interesting states, or the properties above prove little.
@@ -273,6 +263,6 @@ void test('Board transitions: the table itself: done is terminal, todo cannot sk
       if (from === 'cancelled') assert.equal(allowed, to === 'todo');
       assert.equal(TRANSITIONS[from].includes(from), false, 'a same-status move is not a transition');
     }),
-    fcOptions(100),
+    { numRuns: 100 },
   );
 });

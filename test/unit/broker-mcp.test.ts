@@ -17,22 +17,16 @@ import type { McpBinding } from '../../shared/mcp/types.ts';
 import { operatorPrincipal } from '../../supervisor/operator-principal.ts';
 import { buildTestApp, type TestApp } from '../helpers/app.ts';
 import { connectInMemory } from '../helpers/mcp.ts';
+import { waitFor } from '../helpers/wait.ts';
 
 const OP = operatorPrincipal('http');
-
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 async function connect(t: TestContext, ta: TestApp, binding: McpBinding = {}): Promise<Client> {
   return connectInMemory(t, createToolsServer(ta.runtime.deps, binding));
 }
 
-async function nextPending(ta: TestApp) {
-  for (let i = 0; i < 300; i++) {
-    const [row] = ta.runtime.deps.broker.pendingApprovals();
-    if (row) return row;
-    await sleep(10);
-  }
-  throw new Error('no pending approval appeared');
+function nextPending(ta: TestApp) {
+  return waitFor(() => ta.runtime.deps.broker.pendingApprovals()[0], { what: 'a pending approval' });
 }
 
 const textOf = (r: CallToolResult) => r.content.map((c) => (c.type === 'text' ? c.text : '')).join('');
@@ -68,7 +62,7 @@ void test('Tools broker and MCP → tools server: delete_path blocks until appro
   const call = client.callTool({ name: 'delete_path', arguments: { path: 'f.txt' } }).finally(() => (settled = true));
   const row = await nextPending(ta);
   assert.equal(row.agentId, 'bound-agent');
-  await sleep(50);
+  assert.equal(ta.runtime.deps.broker.waiting(), 1, 'the call is blocked on its approval');
   assert.equal(settled, false, 'the call is still blocked');
   assert.ok(existsSync(join(ws, 'f.txt')));
   ta.runtime.deps.broker.resolveApproval(OP, row.id, 'allow_once');
@@ -98,8 +92,7 @@ void test('Tools broker and MCP → tools server: a denied call is an error resu
   assert.equal(ta.runtime.deps.broker.waiting(), 1);
   ac.abort();
   await assert.rejects(cancelled);
-  for (let i = 0; i < 100 && ta.runtime.deps.broker.waiting() > 0; i++) await sleep(10);
-  assert.equal(ta.runtime.deps.broker.waiting(), 0, 'the server stopped waiting');
+  await waitFor(() => ta.runtime.deps.broker.waiting() === 0, { what: 'the server to stop waiting once the request is cancelled' });
   assert.deepEqual(ta.runtime.deps.broker.pendingApprovals(), []);
   assert.ok(existsSync(join(ws, 'g.txt')));
 });

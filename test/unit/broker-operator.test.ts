@@ -21,16 +21,10 @@ import { operatorPrincipal } from '../../supervisor/operator-principal.ts';
 import { buildTestApp, type TestApp } from '../helpers/app.ts';
 import { connectInMemory } from '../helpers/mcp.ts';
 import { REPO_ROOT } from '../helpers/server.ts';
+import { waitFor } from '../helpers/wait.ts';
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-async function pendingRow(ta: TestApp) {
-  for (let i = 0; i < 600; i++) {
-    const [row] = ta.runtime.deps.broker.pendingApprovals();
-    if (row) return row;
-    await sleep(5);
-  }
-  throw new Error('no pending approval appeared');
+function pendingRow(ta: TestApp) {
+  return waitFor(() => ta.runtime.deps.broker.pendingApprovals()[0], { what: 'a pending approval' });
 }
 
 /** What an operator-minded agent might try: every field a resolve or an exec-policy write would take. */

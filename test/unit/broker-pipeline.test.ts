@@ -5,7 +5,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createServer } from 'node:http';
-import fc from 'fast-check';
+import { fc } from '../helpers/fc.ts';
 import { summarizeArgs, summarizeText, SUMMARY_MAX } from '../../shared/broker/scrub.ts';
 import { buildTestApp } from '../helpers/app.ts';
 

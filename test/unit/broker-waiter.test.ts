@@ -2,6 +2,8 @@
 // the resolve itself (same connection) and on a resolve committed by another
 // connection (noticed through PRAGMA data_version, without re-reading the row
 // while nothing changed), ends at expiry, and stops on abort or a deadline.
+// Time is injected (issue 16 #5): the waiter's clock is `now`, its timers are
+// node:test's mock timers, so every check says exactly which tick did what.
 import { test, type TestContext } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -14,8 +16,6 @@ import { OperatorRequiredError } from '../../shared/broker/operator.ts';
 import { isOperatorPrincipal, operatorPrincipal } from '../../supervisor/operator-principal.ts';
 
 const OP = operatorPrincipal('http');
-
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 function twoConnections(t: TestContext): { a: Db; b: Db } {
   const dir = mkdtempSync(join(tmpdir(), 'svc-broker-waiter-'));
@@ -34,59 +34,77 @@ function setup(t: TestContext, checkMs = 20) {
   const storeA = createApprovalStore(a, isOperatorPrincipal);
   const storeB = createApprovalStore(b, isOperatorPrincipal);
   let reads = 0;
+  let clock = Date.now();
   const waiter = createApprovalWaiter({
     db: a,
     get: (id) => {
       reads++;
       return storeA.get(id);
     },
-    now: Date.now,
+    now: () => clock,
     crossProcessCheckMs: checkMs,
     onError: (err) => assert.fail(String(err)),
   });
   const open = (ttlMs = 60_000) =>
-    storeA.open({ toolName: 'delete_path', agentId: 'x', agentTokenId: 'token-of-x', argsSummary: null, reason: null, taskId: null, tenantId: null, ttlMs }, Date.now());
-  return { a, b, storeA, storeB, waiter, open, reads: () => reads };
+    storeA.open({ toolName: 'delete_path', agentId: 'x', agentTokenId: 'token-of-x', argsSummary: null, reason: null, taskId: null, tenantId: null, ttlMs }, clock);
+  /** Moves the waiter's clock and runs the (mocked) timers that fall due; the test must have enabled mock timers. */
+  const advance = (ms: number) => {
+    clock += ms;
+    t.mock.timers.tick(ms);
+  };
+  return { a, b, storeA, storeB, waiter, open, reads: () => reads, now: () => clock, advance };
 }
 
+/** The waiter's setTimeout and setInterval run only when a test advances them. */
+const mockTimers = (t: TestContext) => t.mock.timers.enable({ apis: ['setTimeout', 'setInterval'] });
+
 void test('Tool approval → waiter: no row reads while nothing changes; a commit elsewhere costs one re-read; a resolve elsewhere wakes it', async (t) => {
-  const s = setup(t);
+  mockTimers(t);
+  const s = setup(t, 20);
   const row = s.open();
   const wait = s.waiter.wait(row.id);
   assert.equal(s.reads(), 1, 'one look when the wait starts');
-  await sleep(200); // about ten data_version checks
+  s.advance(200); // ten data_version checks
   assert.equal(s.reads(), 1, 'the row is not polled while no other connection commits');
 
-  s.b.prepare('INSERT INTO settings (key, value, updated_at) VALUES (?, ?, ?)').run('unrelated', '1', Date.now());
-  await sleep(80);
-  assert.equal(s.reads(), 2, 'one re-read after another connection committed');
+  s.b.prepare('INSERT INTO settings (key, value, updated_at) VALUES (?, ?, ?)').run('unrelated', '1', s.now());
+  assert.equal(s.reads(), 1, 'nothing is read before the next check');
+  s.advance(20);
+  assert.equal(s.reads(), 2, 'one re-read at the check after another connection committed');
+  s.advance(100);
+  assert.equal(s.reads(), 2, 'and none at the checks after it');
   assert.equal(s.waiter.size(), 1);
 
-  const at = Date.now();
-  s.storeB.resolve(OP, row.id, 'allow_always', Date.now());
+  s.storeB.resolve(OP, row.id, 'allow_always', s.now());
+  assert.equal(s.waiter.size(), 1, 'a resolve elsewhere is seen at the next check, not before');
+  s.advance(20);
+  assert.equal(s.waiter.size(), 0, 'the first check after the resolve wakes it');
   const outcome = await wait;
-  assert.ok(Date.now() - at < 200);
   assert.equal(outcome.status, 'allow_always');
   assert.equal(outcome.approval?.status, 'allow_always');
-  assert.equal(s.waiter.size(), 0);
 });
 
 void test('Tool approval → waiter: a resolve on the same connection wakes it through notify, before any check interval', async (t) => {
+  mockTimers(t);
   const s = setup(t, 10_000);
   const row = s.open();
   const wait = s.waiter.wait(row.id);
-  s.storeA.resolve(OP, row.id, 'deny', Date.now());
+  s.storeA.resolve(OP, row.id, 'deny', s.now());
+  assert.equal(s.waiter.size(), 1, 'the store alone wakes nobody, and no timer has run');
   s.waiter.notify(row.id);
-  const outcome = await Promise.race([wait, sleep(100).then(() => null)]);
-  assert.equal(outcome?.status, 'deny');
+  assert.equal(s.waiter.size(), 0, 'notify wakes it at once');
+  assert.equal((await wait).status, 'deny');
 });
 
 void test('Tool approval → waiter: expiry is a denial, abort is cancelled, a deadline is timeout', async (t) => {
+  mockTimers(t);
   const s = setup(t, 10_000);
-  const started = Date.now();
-  const expired = await s.waiter.wait(s.open(80).id);
-  assert.equal(expired.status, 'expired');
-  assert.ok(Date.now() - started >= 79 && Date.now() - started < 1000);
+  const expiring = s.waiter.wait(s.open(80).id);
+  s.advance(79);
+  assert.equal(s.waiter.size(), 1, 'still waiting 1 ms before expiresAt');
+  s.advance(2);
+  assert.equal(s.waiter.size(), 0, 'the expiry timer ends the wait just past expiresAt');
+  assert.equal((await expiring).status, 'expired');
 
   const ac = new AbortController();
   const aborted = s.waiter.wait(s.open().id, { signal: ac.signal });
@@ -97,12 +115,16 @@ void test('Tool approval → waiter: expiry is a denial, abort is cancelled, a d
   pre.abort();
   assert.equal((await s.waiter.wait(s.open().id, { signal: pre.signal })).status, 'cancelled');
 
-  assert.equal((await s.waiter.wait(s.open().id, { deadlineMs: 30 })).status, 'timeout');
+  const timingOut = s.waiter.wait(s.open().id, { deadlineMs: 30 });
+  s.advance(29);
+  assert.equal(s.waiter.size(), 1, 'still waiting 1 ms before the deadline');
+  s.advance(1);
+  assert.equal((await timingOut).status, 'timeout');
   assert.equal(s.waiter.size(), 0, 'every ended wait unregisters');
 
   // A resolved row answers at once; an unknown id counts as expired.
   const done = s.open();
-  s.storeA.resolve(OP, done.id, 'allow_once', Date.now());
+  s.storeA.resolve(OP, done.id, 'allow_once', s.now());
   assert.equal((await s.waiter.wait(done.id)).status, 'allow_once');
   assert.equal((await s.waiter.wait('nope')).status, 'expired');
 });

@@ -11,6 +11,7 @@ import { fileURLToPath } from 'node:url';
 import { REMOTE_BUNDLE_CONCURRENCY, createCatalog, type SourceStatus } from '../../shared/catalog/index.ts';
 import { createLogger } from '../../shared/log.ts';
 import { makeBundle, makeIndex, serveCatalog } from '../fixtures/catalog/helpers.ts';
+import { waitFor } from '../helpers/wait.ts';
 
 const SECTION = 'Smaller resources → Marketplace catalog (issue 15 #15)';
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
@@ -47,23 +48,28 @@ void test(`${SECTION}: bundles are fetched at most 4 at a time, and all of them 
     return { id, bundle: `b${i}.json`, bytes: makeBundle(id, [{ id: `agent-${i}` }]) };
   });
   const files = new Map(packs.map((p) => [`/${p.bundle}`, p.bytes]));
-  let inFlight = 0;
+  // Every bundle is held until the test releases it, one at a time, and only
+  // once the reader has as many in flight as it may: an unbounded reader
+  // would by then have sent all of them (issue 16 #5: no timed hold).
+  const held: Array<() => void> = [];
   let most = 0;
   const served = await serve(t, (path, res) => {
     if (path === '/index.json') return void res.writeHead(200, { 'content-type': 'application/json' }).end(makeIndex(packs));
-    inFlight++;
-    most = Math.max(most, inFlight);
-    // Each bundle takes a moment, so that an unbounded reader would have them all in flight together.
-    setTimeout(() => {
-      inFlight--;
-      res.writeHead(200, { 'content-type': 'application/json' }).end(files.get(path));
-    }, 30);
+    held.push(() => res.writeHead(200, { 'content-type': 'application/json' }).end(files.get(path)));
+    most = Math.max(most, held.length);
   });
-  const remote = await remoteStatus(`${served.base}/index.json`);
+  const reading = remoteStatus(`${served.base}/index.json`);
+  for (let released = 0; released < packs.length; released++) {
+    const full = Math.min(REMOTE_BUNDLE_CONCURRENCY, packs.length - released);
+    await waitFor(() => held.length >= full, { what: `${full} bundle requests in flight (${released} answered)` });
+    assert.ok(held.length <= REMOTE_BUNDLE_CONCURRENCY, `${held.length} bundle requests in flight at once`);
+    held.shift()?.();
+  }
+  const remote = await reading;
   assert.equal(remote.ok, true, JSON.stringify(remote.refused));
   assert.equal(remote.packs.length, 12);
   assert.equal(REMOTE_BUNDLE_CONCURRENCY, 4);
-  assert.ok(most <= 4, `${most} bundle requests were in flight at once`);
+  assert.equal(most, 4, 'the reader used its four slots, and never more');
 });
 
 void test(`${SECTION}: a bundle on another origin is refused for its pack with a clear error, and never fetched`, async (t) => {

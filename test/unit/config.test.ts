@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
-import fc from 'fast-check';
+import { fc } from '../helpers/fc.ts';
 import {
   childEnv, childEnvFrom, DEFAULT_APPROVAL_TTL_MS, expandTilde, isSvcOwnEnvName, loadConfig, parsePort, SVC_SECRET_ENV_NAMES, svcSelfEnv, type ChildKind,
 } from '../../shared/config.ts';

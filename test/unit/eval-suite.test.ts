@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import fc from 'fast-check';
+import { fc } from '../helpers/fc.ts';
 import { BOARD_MESSAGES } from '../../shared/board/transitions.ts';
 import type { Domain } from '../../shared/domain.ts';
 import { DomainError } from '../../shared/errors.ts';
@@ -112,6 +112,7 @@ void test('Eval smoke: runSuite keeps catalogue order and at most `concurrency` 
   let inFlight = 0;
   let peak = 0;
   let calls = 0;
+  const finished: string[] = [];
   const report = await runSuite({
     trials: 9,
     k: 0,
@@ -120,14 +121,17 @@ void test('Eval smoke: runSuite keeps catalogue order and at most `concurrency` 
     runTrial: async (t) => {
       calls++;
       peak = Math.max(peak, ++inFlight);
-      // Later tasks finish first: the report must still be in catalogue order.
-      await new Promise((r) => setTimeout(r, t.id === 't1' ? 6 : 1));
+      // Later tasks finish first (t1 takes more turns of the event loop than
+      // the others, no clock involved): the report must still be in catalogue order.
+      for (let turn = 0; turn < (t.id === 't1' ? 5 : 1); turn++) await new Promise((r) => setImmediate(r));
       inFlight--;
+      finished.push(t.id);
       return { taskId: t.id, passed: t.id !== 't2', score: t.id === 't2' ? 0.5 : 1, graders: [check('g', t.id !== 't2', '')] };
     },
   });
   assert.equal(calls, 9, 'trials clamped to 3 per task');
   assert.equal(peak, 2);
+  assert.notDeepEqual(finished, [...finished].sort(), 'precondition: trials did finish out of catalogue order');
   assert.equal(report.k, 1, 'k clamped to 1');
   assert.deepEqual(report.tasks.map((t) => [t.taskId, t.trials.length, t.passAt1]), [['t1', 3, 1], ['t2', 3, 0], ['t3', 3, 1]]);
   assert.equal(report.passAt1, 2 / 3);

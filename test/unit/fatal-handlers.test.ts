@@ -4,13 +4,12 @@
 // real child process that installs the same handlers as supervisor/main.ts.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
-import { once } from 'node:events';
 import { join } from 'node:path';
 import { createLogger } from '../../shared/log.ts';
 import { createRedactor } from '../../shared/redact.ts';
 import { fatalHandler } from '../../supervisor/fatal-handlers.ts';
 import { REPO_ROOT } from '../helpers/server.ts';
+import { runChild, tsArgs } from '../helpers/spawn.ts';
 
 const SECRET = 'Xq81mPz0Lw4kSecretValue';
 
@@ -42,16 +41,10 @@ void test('Security (issue 15 #18): the fatal handler logs the redacted stack an
 for (const mode of ['throw', 'reject'] as const) {
   const kind = mode === 'throw' ? 'uncaught exception' : 'unhandled rejection';
   void test(`Security (issue 15 #18): a real process with svc's handlers exits 1 on an ${kind}, logging it redacted`, async () => {
-    const child = spawn(process.execPath, ['--import', 'tsx', join(REPO_ROOT, 'test', 'fixtures', 'fatal-child.ts'), mode], {
+    const { code, stdout: out, stderr: err } = await runChild(process.execPath, tsArgs(join(REPO_ROOT, 'test', 'fixtures', 'fatal-child.ts'), mode), {
       cwd: REPO_ROOT,
       env: { ...process.env, FIXTURE_SECRET: SECRET },
-      stdio: ['ignore', 'pipe', 'pipe'],
     });
-    let out = '';
-    let err = '';
-    child.stdout.on('data', (d: Buffer) => (out += d.toString()));
-    child.stderr.on('data', (d: Buffer) => (err += d.toString()));
-    const [code] = (await once(child, 'exit')) as [number | null];
     assert.equal(code, 1, `${out}\n${err}`);
     assert.ok(!out.includes(SECRET) && !err.includes(SECRET), 'the secret is never printed');
     const log = JSON.parse(out.trim().split('\n').pop() ?? '{}') as { msg: string; err: { stack: string } };

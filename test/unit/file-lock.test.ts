@@ -3,12 +3,12 @@
 // time and then named in a clear error, and nothing is left behind.
 import { test, type TestContext } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import { mkdtempSync, readdirSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { FileLockTimeout, withFileLock } from '../../shared/file-lock.ts';
 import { saveSettings } from '../../shared/settings/index.ts';
+import { startChild } from '../helpers/spawn.ts';
 
 function tempDir(t: TestContext): string {
   const dir = mkdtempSync(join(tmpdir(), 'svc-lock-'));
@@ -18,9 +18,9 @@ function tempDir(t: TestContext): string {
 
 /** The pid of a process that has exited. */
 async function deadPid(): Promise<number> {
-  const child = spawn(process.execPath, ['-e', '0'], { stdio: 'ignore' });
-  await new Promise((resolve) => child.once('exit', resolve));
-  return child.pid as number;
+  const child = startChild(process.execPath, ['-e', '0']);
+  await child.exited;
+  return child.pid;
 }
 
 void test('Security (issue 15 #18): a lock whose holder is dead is taken over', async (t) => {
@@ -44,9 +44,8 @@ void test('Security (issue 15 #18): a lock file left empty by a writer that died
 void test('Security (issue 15 #18): a live holder is waited for, then named in a clear error; the lock is left to it', async (t) => {
   const dir = tempDir(t);
   const file = join(dir, 'openclaw.json');
-  const holder = spawn(process.execPath, ['-e', 'setInterval(() => {}, 1000)'], { stdio: 'ignore' });
-  t.after(() => holder.kill());
-  await new Promise((resolve) => holder.once('spawn', resolve));
+  const holder = startChild(process.execPath, ['-e', 'setInterval(() => {}, 1000)'], { cleanup: t });
+  await new Promise((resolve) => holder.proc.once('spawn', resolve));
   writeFileSync(`${file}.lock`, JSON.stringify({ pid: holder.pid, host: hostname() }));
   let ran = false;
   assert.throws(

@@ -5,7 +5,7 @@
 // itself; `now` is injected, so time is the test's.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import fc from 'fast-check';
+import { fc } from '../helpers/fc.ts';
 import type { EventKind } from '../../shared/events/kinds.ts';
 import { foldHealth, type WindowRow } from '../../shared/obs/index.ts';
 

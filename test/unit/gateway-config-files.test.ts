@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import fc from 'fast-check';
+import { fc } from '../helpers/fc.ts';
 import { parseDotenv } from '../../shared/settings/gateway-files.ts';
 import { applyEnvChanges, formatEnvValue, updateGatewayEnv } from '../../shared/gateway/env-file.ts';
 import { applyConfigPatch, editGatewayConfig, loadConfigForEdit, type ConfigLog } from '../../shared/gateway/config-file.ts';

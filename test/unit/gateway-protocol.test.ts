@@ -7,14 +7,14 @@ import assert from 'node:assert/strict';
 import { createHash, createPublicKey, verify } from 'node:crypto';
 import { mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { execFile } from 'node:child_process';
-import fc from 'fast-check';
+import { fc } from '../helpers/fc.ts';
 import { buildConnectParams, SVC_CAPS, SVC_SCOPES } from '../../shared/gateway/connect-params.ts';
 import { loadOrCreateDeviceIdentity } from '../../shared/gateway/device-identity.ts';
 import { parseInbound } from '../../shared/gateway/frames.ts';
 import { signaturePayloadV3 } from '../../shared/gateway/signature.ts';
 import { rewriteConnect, scrubUpstream } from '../../supervisor/gateway-proxy.ts';
 import { removeHome, tempHome } from '../helpers/server.ts';
+import { runChild, TSX } from '../helpers/spawn.ts';
 
 const SPKI_PREFIX = Buffer.from('302a300506032b6570032100', 'hex');
 const publicKeyOf = (raw: string) => createPublicKey({ key: Buffer.concat([SPKI_PREFIX, Buffer.from(raw, 'base64url')]), format: 'der', type: 'spki' });
@@ -72,9 +72,11 @@ void test('State directory: processes racing to create the identity all end up w
   const entry = new URL('../../shared/gateway/device-identity.ts', import.meta.url).href;
   const code = `import(${JSON.stringify(entry)}).then((m) => process.stdout.write(m.loadOrCreateDeviceIdentity(${JSON.stringify(file)}).deviceId))`;
   const ids = await Promise.all(
-    Array.from({ length: 6 }, () => new Promise<string>((resolve, reject) => {
-      execFile(process.execPath, ['--import', 'tsx', '-e', code], (err, stdout) => (err ? reject(err) : resolve(stdout.trim())));
-    })),
+    Array.from({ length: 6 }, async () => {
+      const run = await runChild(process.execPath, ['--import', TSX, '-e', code]);
+      assert.equal(run.code, 0, run.stderr);
+      return run.stdout.trim();
+    }),
   );
   assert.equal(new Set(ids).size, 1, `all workers saw one identity: ${ids.join(', ')}`);
   assert.equal(loadOrCreateDeviceIdentity(file).deviceId, ids[0]);

@@ -2,21 +2,16 @@
 // skill install is recorded (shared/skills/injection-scan.ts). Table-driven:
 // payloads that must be caught (with the rule that must catch them) and
 // ordinary skill text that must pass; fast-check properties for hidden
-// characters and for never throwing. FC_SEED=<n> replays a reported failure.
+// characters and for never throwing. FC_SEED=<n> replays a reported failure (test/helpers/fc.ts).
 // Issue 15 #3: the scan's work is linear in the input (checked here without a
 // clock; the times are test/bench/skill-scan.ts's).
 import { test } from 'node:test';
 import { HOSTILE_SHAPES, hostileBody } from '../bench/skill-scan.ts';
 import assert from 'node:assert/strict';
-import fc from 'fast-check';
+import { fc } from '../helpers/fc.ts';
 import { HIDDEN_ATTR, hiddenElementSpans } from '../../shared/skills/hidden-html.ts';
 import { EXCERPT_MAX, MAX_FINDINGS, SCAN_RULES, fingerprintOf, horizontalSpace, scanSkill, type Finding } from '../../shared/skills/injection-scan.ts';
 import { MASK } from '../../shared/redact.ts';
-
-const fcOptions = (numRuns: number) => {
-  const seed = process.env.FC_SEED;
-  return seed ? { numRuns, seed: Number(seed) } : { numRuns };
-};
 
 const ids = (findings: Finding[]) => [...new Set(findings.map((f) => f.pattern))];
 
@@ -331,7 +326,7 @@ void test('Smaller resources → Skills: property: a zero-width or bidi characte
       assert.ok(hit, `${expected} not found in ${JSON.stringify(tainted)}`);
       assert.equal(hit.line, line);
     }),
-    fcOptions(500),
+    { numRuns: 500 },
   );
 });
 
@@ -340,7 +335,7 @@ void test('Smaller resources → Skills: property: the benign bodies themselves 
     fc.property(benignBody, (body) => {
       assert.deepEqual(scanSkill({ body }), []);
     }),
-    fcOptions(300),
+    { numRuns: 300 },
   );
 });
 
@@ -357,6 +352,6 @@ void test('Smaller resources → Skills: property: the scan never throws on arbi
         assert.match(f.fingerprint, /^[0-9a-f]{16}$/);
       }
     }),
-    fcOptions(500),
+    { numRuns: 500 },
   );
 });

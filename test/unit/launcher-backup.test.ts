@@ -3,7 +3,6 @@
 // taken while another connection keeps writing.
 import { test, type TestContext } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import { existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -11,6 +10,7 @@ import Database from 'better-sqlite3';
 import { openDatabase } from '../../shared/db/open.ts';
 import { BackupError, backupFileName, resolveBackupDest, runBackup } from '../../shared/launcher/index.ts';
 import { REPO_ROOT } from '../helpers/server.ts';
+import { startChild } from '../helpers/spawn.ts';
 
 function tempDir(t: TestContext): string {
   const dir = mkdtempSync(join(tmpdir(), 'svc-backup-'));
@@ -132,24 +132,22 @@ const pair = db.transaction((n) => { ins.run(n, 'x'.repeat(200)); ins.run(-n, 'y
 let n = 0;
 for (; n < 5000; n++) pair(n + 1);
 process.stdout.write('seeded\\n');
-setInterval(() => { for (let i = 0; i < 50; i++) pair(++n); }, 1);
+let told = false;
+setInterval(() => {
+  for (let i = 0; i < 50; i++) pair(++n);
+  if (!told) process.stdout.write('writing\\n');
+  told = true;
+}, 1);
 `;
 
 void test('Command-line launcher: backup is consistent while another connection writes', async (t) => {
   const dir = tempDir(t);
   const source = join(dir, 'svc.db');
   makeDb(source);
-  const writer = spawn(process.execPath, ['-e', WRITER, source], { cwd: REPO_ROOT, stdio: ['ignore', 'pipe', 'inherit'] });
-  t.after(() => {
-    if (writer.pid !== undefined && writer.exitCode === null) process.kill(writer.pid, 'SIGKILL');
-  });
-  await new Promise<void>((resolve, reject) => {
-    writer.stdout.on('data', (d: Buffer) => d.toString().includes('seeded') && resolve());
-    writer.once('exit', (code) => reject(new Error(`writer exited early (${code})`)));
-  });
-  await new Promise((r) => setTimeout(r, 50));
+  const writer = startChild(process.execPath, ['-e', WRITER, source], { cwd: REPO_ROOT, cleanup: t });
+  await writer.line('writing', { what: 'the writer to commit past its seed' });
   const written = await runBackup({ source, dest: 'live.db', force: false, cwd: dir });
-  assert.equal(writer.exitCode, null, 'the writer was still writing during the backup');
+  assert.equal(writer.running(), true, 'the writer was still writing during the backup');
 
   const copy = new Database(written, { readonly: true });
   t.after(() => copy.close());

@@ -3,7 +3,6 @@
 // signals, port watching and the detached start are real but fast.
 import { test, type TestContext } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -19,6 +18,8 @@ import {
   type Io,
 } from '../../shared/launcher/index.ts';
 import { freePort } from '../helpers/server.ts';
+import { startChild } from '../helpers/spawn.ts';
+import { waitFor } from '../helpers/wait.ts';
 
 // Answers like svc (optionally gated), records its port next to itself like
 // svc's api-port.txt, and removes it on SIGTERM unless told to ignore it.
@@ -39,7 +40,7 @@ const srv = http.createServer((req, res) => {
 const port = Number(process.env.SVC_API_PORT || process.argv[2] || 0);
 const listen = (attempt) => {
   srv.once('error', (err) => {
-    if (err.code === 'EADDRINUSE' && process.env.SVC_AWAIT_PORT === '1' && attempt < 50) setTimeout(() => listen(attempt + 1), 100);
+    if (err.code === 'EADDRINUSE' && process.env.SVC_AWAIT_PORT === '1' && attempt < 600) setTimeout(() => listen(attempt + 1), 100);
     else { console.error(err.message); process.exit(1); }
   });
   srv.listen(port, '127.0.0.1', () => {
@@ -80,15 +81,9 @@ function fixture(t: TestContext): Fixture {
 /** Starts the stand-in directly and returns its port and pid. */
 async function startFake(t: TestContext, f: Fixture, env: Record<string, string> = {}): Promise<{ port: number; pid: number }> {
   const port = await freePort();
-  const child = spawn(process.execPath, [f.script, String(port)], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
-  t.after(() => {
-    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
-  });
-  await new Promise<void>((resolve, reject) => {
-    child.stdout.on('data', (d: Buffer) => d.toString().includes('ready') && resolve());
-    child.once('exit', (code) => reject(new Error(`fake dashboard exited (${code})`)));
-  });
-  return { port, pid: child.pid as number };
+  const child = startChild(process.execPath, [f.script, String(port)], { env: { ...process.env, ...env }, cleanup: t });
+  await child.line(/^ready /, { what: 'the stand-in dashboard to listen' });
+  return { port, pid: child.pid };
 }
 
 const alive = isAlive;
@@ -116,8 +111,7 @@ void test('Command-line launcher: stop force-kills a server still holding the po
   const result = await stopDashboard(ctxFor(f, { SVC_API_PORT: String(port) }), 500);
   assert.deepEqual(result, { ok: true, port });
   assert.ok(f.lines.some((l) => l.includes('SIGKILL')), f.lines.join('\n'));
-  await new Promise((r) => setTimeout(r, 100));
-  assert.equal(alive(pid), false);
+  await waitFor(() => !alive(pid), { what: 'the SIGKILLed stand-in to be gone' });
   assert.equal(existsSync(join(f.home, 'api-port.txt')), false, 'the command cleans the port file a kill left behind');
 });
 
@@ -178,8 +172,7 @@ void test('Command-line launcher: an older running dashboard is restarted with -
 
   // -y: restarted on the same port.
   assert.equal(await runDefault(ctx, { ...base, yes: true, interactive: false }), 0, f.lines.join('\n'));
-  await new Promise((r) => setTimeout(r, 100));
-  assert.equal(alive(pid), false);
+  await waitFor(() => !alive(pid), { what: 'the old dashboard to be gone' });
   const owner = pidFromPort(port);
   assert.ok(owner.kind === 'found' && !owner.pids.includes(pid));
 });

@@ -3,7 +3,7 @@
 // 0.0.0-prefixed fails open.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import fc from 'fast-check';
+import { fc } from '../helpers/fc.ts';
 import { compareVersions, parseSemver, versionVerdict } from '../../shared/launcher/index.ts';
 
 void test('Command-line launcher: compareVersions orders semantic versions', () => {

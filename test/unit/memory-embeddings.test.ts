@@ -5,6 +5,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createEmbedder } from '../../shared/memory/index.ts';
 import { fakeEmbeddings, memoryFixture } from '../fixtures/memory-helpers.ts';
+import { deadline } from '../helpers/wait.ts';
 
 const P = 'Tools broker and MCP → memory:';
 const KEY = 'sk-test-embeddings-key-0123456789';
@@ -88,11 +89,12 @@ void test(`${P} a provider that never answers times out and the save still succe
   const fake = await fakeEmbeddings(t);
   fake.mode = 'hang';
   const embedder = createEmbedder({ url: fake.url, model: 'fake-embed-1', apiKey: KEY, timeoutMs: 150 });
-  const { store } = memoryFixture(t, { embedder });
-  const started = Date.now();
-  const m = await store.save({ content: 'plum jam' }, {});
+  const { store, logs } = memoryFixture(t, { embedder });
+  // The provider never answers: only the embedder's 150 ms timeout can end the save (the deadline just stops a hang).
+  const m = await deadline(store.save({ content: 'plum jam' }, {}), { what: 'the save to give up on a provider that never answers' });
   assert.equal(m.embedded, false);
-  assert.ok(Date.now() - started < 5000);
+  assert.equal(fake.requests.length, 1, 'the provider was asked');
+  assert.ok(logs.some((l) => l.includes('embeddings provider failed') && l.includes('timeout')), 'its timeout ended the wait');
   assert.equal((await store.search('plum', {})).length, 1);
 });
 

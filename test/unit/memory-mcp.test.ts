@@ -4,13 +4,13 @@
 // fuzzed tool arguments never crash the server.
 import { test, type TestContext } from 'node:test';
 import assert from 'node:assert/strict';
-import fc from 'fast-check';
+import { fc } from '../helpers/fc.ts';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { buildMemoryServer } from '../../shared/mcp/memory-server.ts';
 import type { McpBinding } from '../../shared/mcp/types.ts';
 import type { MemoryStore } from '../../shared/memory/index.ts';
 import { createRedactor } from '../../shared/redact.ts';
-import { fcParams, memoryFixture } from '../fixtures/memory-helpers.ts';
+import { memoryFixture } from '../fixtures/memory-helpers.ts';
 import { connectInMemory } from '../helpers/mcp.ts';
 
 const P = 'Tools broker and MCP → memory:';
@@ -137,7 +137,7 @@ void test(`${P} fuzzed tool arguments never crash the server (property)`, async 
       assert.ok(Array.isArray(r.content) && r.content.length > 0);
       if (r.isError !== true) assert.ok(r.structuredContent);
     }),
-    fcParams(300),
+    { numRuns: 300 },
   );
   // Still serving, and still bound.
   const after = body(await call('memory_browse', { limit: 50 }));

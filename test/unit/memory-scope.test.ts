@@ -3,9 +3,8 @@
 // saves; with none present the session is unbound and tool arguments apply.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import fc from 'fast-check';
+import { fc } from '../helpers/fc.ts';
 import { inScope, readScope, saveScope, sessionScope, SCOPE_KEYS, type MemoryScope } from '../../shared/memory/index.ts';
-import { fcParams } from '../fixtures/memory-helpers.ts';
 
 const P = 'Tools broker and MCP → memory:';
 
@@ -57,6 +56,6 @@ void test(`${P} arguments never widen a bound scope (property)`, () => {
         if (read.ok && bound !== undefined) assert.equal(read.scope[k], bound);
       }
     }),
-    fcParams(2000),
+    { numRuns: 2000 },
   );
 });

@@ -2,9 +2,9 @@
 // SQLite FTS5) and "Limits": the store itself, full-text only.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import fc from 'fast-check';
+import { fc } from '../helpers/fc.ts';
 import { buildFtsQuery, queryTerms } from '../../shared/memory/index.ts';
-import { fcParams, memoryFixture } from '../fixtures/memory-helpers.ts';
+import { memoryFixture } from '../fixtures/memory-helpers.ts';
 
 const P = 'Tools broker and MCP → memory:';
 
@@ -78,7 +78,7 @@ void test(`${P} any string as a query never throws and never fails the search (p
       const expr = buildFtsQuery(q);
       if (expr !== null) assert.doesNotThrow(() => store.searchText(q, {}));
     }),
-    fcParams(500),
+    { numRuns: 500 },
   );
   assert.deepEqual(logs.filter((l) => l.includes('query failed')), [], 'the sanitiser, not the catch-all, kept every query valid');
   assert.equal((await store.search('NAIVE', {})).length, 1, 'diacritics and case fold');

@@ -5,7 +5,7 @@
 // text, and rows stored under other masking rules.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import fc from 'fast-check';
+import { fc } from '../helpers/fc.ts';
 import { createFeed, type FeedQuery } from '../../shared/obs/feed.ts';
 import { PART_CHARS } from '../../shared/obs/json-parts.ts';
 import { createTraceReader } from '../../shared/obs/trace.ts';

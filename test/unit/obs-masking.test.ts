@@ -5,7 +5,7 @@
 // answer, including rows another writer stored unmasked, at any depth.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import fc from 'fast-check';
+import { fc } from '../helpers/fc.ts';
 import type { EventRow } from '../../shared/events/types.ts';
 import { maskDataText } from '../../shared/obs/mask-row.ts';
 import { maskedDataText } from '../../shared/events/event-log.ts';

@@ -3,7 +3,7 @@
 // Spec "Events" (kinds) and "Orchestration event row" (fields).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import fc from 'fast-check';
+import { fc } from '../helpers/fc.ts';
 import type { EventRow } from '../../shared/events/types.ts';
 import { traceMetrics } from '../../shared/obs/trace.ts';
 import { costUsd } from '../../shared/pricing.ts';

@@ -3,7 +3,7 @@
 // USD per million tokens for a model it does not know.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import fc from 'fast-check';
+import { fc } from '../helpers/fc.ts';
 import { DEFAULT_PRICE, costUsd, priceOf } from '../../shared/pricing.ts';
 
 void test('Pricing: table entries price input and output per million tokens', () => {

@@ -3,7 +3,7 @@
 // "Errors" (error strings pass through a display redactor).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import fc from 'fast-check';
+import { fc } from '../helpers/fc.ts';
 import {
   MASK, VALUE_PATTERNS, createRedactor, isSensitiveKey, maskData, maskJsonText, maskText, stripAccessToken,
 } from '../../shared/redact.ts';

@@ -7,7 +7,7 @@ import { randomBytes } from 'node:crypto';
 import { chmodSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import fc from 'fast-check';
+import { fc } from '../helpers/fc.ts';
 import { svcPaths, type SvcPaths } from '../../shared/paths.ts';
 import { createVault, decodeMasterKey, resolveRuntimeKey, type VaultOptions } from '../../shared/vault/index.ts';
 

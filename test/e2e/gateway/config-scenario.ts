@@ -7,6 +7,7 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { waitFor } from '../../helpers/wait.ts';
 
 export interface GatewayConfigScenarioContext {
   /** svc's base URL, e.g. http://127.0.0.1:18790 */
@@ -43,16 +44,13 @@ async function agentModel(ctx: GatewayConfigScenarioContext, agentId: string): P
   return typeof primary === 'string' ? primary : null;
 }
 
-/** Polls agents.list until the agent reports `expected`, up to PICKUP_TIMEOUT_MS. */
+/** Polls agents.list until the agent reports `expected` (the gateway picks a config change up on its own time). */
 async function waitForAgentModel(ctx: GatewayConfigScenarioContext, agentId: string, expected: string): Promise<void> {
-  const deadline = Date.now() + PICKUP_TIMEOUT_MS;
-  let last: string | null = null;
-  while (Date.now() < deadline) {
-    last = await agentModel(ctx, agentId);
-    if (last === expected) return;
-    await new Promise((r) => setTimeout(r, POLL_MS));
-  }
-  assert.fail(`the gateway did not pick up ${agentId} model ${expected} within ${PICKUP_TIMEOUT_MS} ms (last seen: ${last})`);
+  await waitFor(async () => (await agentModel(ctx, agentId)) === expected, {
+    what: `the gateway to pick up ${agentId} model ${expected}`,
+    timeoutMs: PICKUP_TIMEOUT_MS,
+    intervalMs: POLL_MS,
+  });
 }
 
 export async function gatewayConfigScenario(ctx: GatewayConfigScenarioContext): Promise<void> {

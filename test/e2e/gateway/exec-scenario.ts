@@ -8,6 +8,7 @@ import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
+import { waitFor } from '../../helpers/wait.ts';
 
 export interface ExecScenarioContext {
   svcBase: string;
@@ -46,13 +47,16 @@ async function http(ctx: ExecScenarioContext, method: 'GET' | 'POST', path: stri
 
 /** svc's own gateway connection may still be coming up: a 502 that says so is retried, as the spec advises. */
 async function untilConnected(ctx: ExecScenarioContext, path: string, body: unknown) {
-  const deadline = Date.now() + RETRY_FOR_MS;
-  for (;;) {
-    const r = await http(ctx, 'POST', path, body);
-    const notYet = r.status === 502 && (r.body.code === 'UNAVAILABLE' || r.body.gateway === 'unreachable');
-    if (!notYet || Date.now() > deadline) return r;
-    await new Promise((res) => setTimeout(res, 500));
-  }
+  let last: Awaited<ReturnType<typeof http>> | undefined;
+  const notYet = (r: Awaited<ReturnType<typeof http>>) => r.status === 502 && (r.body.code === 'UNAVAILABLE' || r.body.gateway === 'unreachable');
+  return waitFor(async () => {
+    last = await http(ctx, 'POST', path, body);
+    return notYet(last) ? undefined : last;
+  }, { what: `svc's gateway connection for POST ${path}`, timeoutMs: RETRY_FOR_MS, intervalMs: 500 }).catch((err: Error) => {
+    // Still not connected: the caller's assertions show the last answer; with none at all, the wait's own error.
+    if (last === undefined) throw err;
+    return last;
+  });
 }
 
 function socketToken(stateDir: string): string | null {

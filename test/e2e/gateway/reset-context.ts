@@ -10,6 +10,7 @@ import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { messageText, sendChat } from '../../../shared/gateway/chat.ts';
 import type { GatewaySession } from '../../../shared/gateway/client.ts';
+import { waitFor } from '../../helpers/wait.ts';
 
 export interface ResetContextScenarioContext {
   /** svc's base URL, e.g. http://127.0.0.1:18790 */
@@ -40,14 +41,13 @@ async function json(svcBase: string, method: 'GET' | 'POST', path: string, body?
 
 /** svc's own connection may still be coming up; a reset sent before it is would (rightly) say `unreachable`. */
 async function untilSvcConnected(svcBase: string): Promise<void> {
-  const deadline = Date.now() + CONNECTED_WITHIN_MS;
-  for (;;) {
+  await waitFor(async () => {
     const r = await json(svcBase, 'POST', '/api/health/recheck');
-    const checks = (r.body.checks ?? []) as Array<{ id: string; ok: boolean }>;
-    if (checks.find((c) => c.id === 'gatewayReachable')?.ok) return;
-    if (Date.now() > deadline) assert.fail(`svc's gateway connection did not come up: ${JSON.stringify(checks)}`);
-    await new Promise((res) => setTimeout(res, 500));
-  }
+    const checks = (r.body.checks ?? []) as Array<{ id: string; ok: boolean; message?: string }>;
+    const reachable = checks.find((c) => c.id === 'gatewayReachable');
+    if (reachable?.ok) return true;
+    throw new Error(`gatewayReachable: ${JSON.stringify(reachable)}`);
+  }, { what: "svc's gateway connection to come up", timeoutMs: CONNECTED_WITHIN_MS, intervalMs: 500 });
 }
 
 const historyTexts = (h: History) => (h.messages ?? []).map((m) => messageText(m) ?? '');
