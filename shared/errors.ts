@@ -1,7 +1,7 @@
 // Errors that domain code in shared/ throws on purpose. They carry a kind,
 // not an HTTP status, so the MCP servers and the team-chat orchestrator can
 // map them their own way; the front door maps them in one place
-// (supervisor/plugins/errors.ts). Thrown inside a transaction they roll it
+// (supervisor/http/plugins/errors.ts). Thrown inside a transaction they roll it
 // back, so a refused multi-step change leaves nothing half-written.
 export type DomainErrorKind = 'invalid' | 'not_found' | 'conflict';
 

@@ -8,13 +8,13 @@ import { createLogger } from '../shared/log.ts';
 import { createLateRedactor } from '../shared/redact.ts';
 import { agentExecHint } from '../shared/security/agent-exec-hint.ts';
 import { readGatewayConfig } from '../shared/settings/gateway-files.ts';
-import { buildApp, hostGuardOptions } from './app.ts';
-import { bindServer } from './bind.ts';
+import { buildApp, hostGuardOptions } from './http/app.ts';
+import { bindServer } from './http/bind.ts';
 import { installFatalHandlers } from './fatal-handlers.ts';
-import { TOKEN_RE } from './plugins/access-gate.ts';
-import { isLoopbackAddress } from './plugins/host-guard.ts';
+import { TOKEN_RE } from './http/plugins/access-gate.ts';
+import { isLoopbackAddress } from './http/plugins/host-guard.ts';
 import { createRuntime, gateToken } from './runtime.ts';
-import { attachUpgradeHandling } from './upgrade.ts';
+import { attachUpgradeHandling } from './http/upgrade.ts';
 import { messageOf } from '../shared/errors.ts';
 
 const SHUTDOWN_DEADLINE_MS = 15_000;

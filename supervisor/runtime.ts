@@ -1,6 +1,9 @@
-// Builds everything the front door needs for one process: the database and
-// its stores, the live fan-out, the supervised workers, the job pool, the
-// vault, settings and health. main.ts binds it; tests build it directly.
+// The composition root: builds everything the front door needs for one
+// process: the database and its stores, the services (services/: the live
+// fan-out, the supervised workers, the job pool, the gateway link, settings,
+// health, MCP sessions) and the HTTP pieces the routes share (http/: the
+// gate, the SSE registry, upgrades, the gateway proxy), all handed to the
+// routes as AppDeps. main.ts binds it; tests build it directly.
 import { mkdirSync } from 'node:fs';
 import type { Config } from '../shared/config.ts';
 import { createChatMessages, type ChatRow } from '../shared/db/chat-messages.ts';
@@ -20,25 +23,25 @@ import { readStudioAccessToken } from '../shared/settings/index.ts';
 import { createVault } from '../shared/vault/index.ts';
 import { loadOrCreateDeviceIdentity, type DeviceIdentity } from '../shared/gateway/device-identity.ts';
 import { createBroker } from '../shared/broker/index.ts';
-import { createAgentSource } from './agent-source.ts';
-import { createMcpHost } from './mcp-host.ts';
-import { isOperatorPrincipal } from './operator-principal.ts';
-import { createGatewayProxy } from './gateway-proxy.ts';
-import { startOtelExport } from './otel-export.ts';
-import { createIngestService } from './ingest-service.ts';
-import { startGatewayHost } from './gateway-host-service.ts';
 import { tailContract } from '../shared/channels/tail.ts';
-import type { AppDeps } from './deps.ts';
-import { eventFrame } from './event-frames.ts';
-import { createHealthService } from './health-service.ts';
-import { createGate } from './plugins/access-gate.ts';
-import { createJobPool } from './pool.ts';
-import { createSettingsService } from './settings-service.ts';
-import { SseRegistry, frameRow } from './sse.ts';
-import { StreamHub } from './stream-hub.ts';
-import { Supervisor, workerEntry, type Service } from './supervision.ts';
-import { UpgradeRegistry } from './upgrade.ts';
 import { createAgentTokenStore } from '../shared/agent-tokens/index.ts';
+import type { AppDeps } from './deps.ts';
+import { eventFrame } from './http/event-frames.ts';
+import { createGatewayProxy } from './http/gateway-proxy.ts';
+import { isOperatorPrincipal } from './http/operator-principal.ts';
+import { createGate } from './http/plugins/access-gate.ts';
+import { SseRegistry, frameRow } from './http/sse.ts';
+import { UpgradeRegistry } from './http/upgrade.ts';
+import { startGatewayHost } from './services/gateway-host-service.ts';
+import { createGatewayLink } from './services/gateway-link.ts';
+import { createHealthService } from './services/health-service.ts';
+import { createIngestService } from './services/ingest-service.ts';
+import { createMcpHost } from './services/mcp-host.ts';
+import { startOtelExport } from './services/otel-export.ts';
+import { createJobPool } from './services/pool.ts';
+import { createSettingsService } from './services/settings-service.ts';
+import { StreamHub } from './services/stream-hub.ts';
+import { Supervisor, workerEntry, type Service } from './services/supervision.ts';
 
 export const CHAT_BATCH = 500;
 
@@ -105,7 +108,7 @@ export function createRuntime(config: Config, logger: Logger, opts: RuntimeOptio
   if (opts.startWorkers ?? true) {
     tail = supervisor.start({
       name: 'tail',
-      entry: workerEntry('../workers/tail/main'),
+      entry: workerEntry('tail/main'),
       contract: tailContract,
       stopMethod: 'stop',
       workerData: () => ({ dbPath: paths.db, intervalMs: config.tailIntervalMs, batchSize: CHAT_BATCH, watermarks: watermarks.buffer }),
@@ -118,11 +121,11 @@ export function createRuntime(config: Config, logger: Logger, opts: RuntimeOptio
 
   let identity: DeviceIdentity | null = null;
   const deviceIdentity = () => (identity ??= loadOrCreateDeviceIdentity(paths.deviceIdentityFile));
-  const agentSource = createAgentSource({ settings, identity: deviceIdentity, version: config.version, logger });
+  const gatewayLink = createGatewayLink({ settings, identity: deviceIdentity, version: config.version, logger });
   const startWorkers = opts.startWorkers ?? true;
   const proxy = createGatewayProxy({ resolved: () => settings.resolved(), identity: deviceIdentity, version: config.version, logger, maxConnections: config.maxProxyConnections });
-  if (startWorkers) agentSource.start();
-  const gatewayHost = startGatewayHost({ supervisor, config, paths, logger, startWorkers, settings, reconnect: () => agentSource.reconfigure() });
+  if (startWorkers) gatewayLink.start();
+  const gatewayHost = startGatewayHost({ supervisor, config, paths, logger, startWorkers, settings, reconnect: () => gatewayLink.reconfigure() });
 
   const ingest = createIngestService({ supervisor, paths, db, tx, eventLog, redactor, events: hubs.events, logger, startWorker: startWorkers });
 
@@ -137,7 +140,7 @@ export function createRuntime(config: Config, logger: Logger, opts: RuntimeOptio
     vault,
     integrityCheck: () => pool.integrityCheck(paths.db),
     gatewayUrl: () => settings.gatewayUrl(),
-    gatewayConnection: () => agentSource.connection.settled(5000),
+    gatewayLink: () => gatewayLink.connection.settled(5000),
     apiPort: boundPort,
     mcpProbes: () => mcpProbes(),
     otlpEndpoint: config.otlpTracesEndpoint ?? config.otlpEndpoint,
@@ -172,11 +175,10 @@ export function createRuntime(config: Config, logger: Logger, opts: RuntimeOptio
     gate: createGate(accessToken, logger),
     upgrades: new UpgradeRegistry(),
     boundPort: () => boundPort,
-    onGatewaySettingsChanged: () => agentSource.reconfigure(),
     pool,
     vault,
     deviceIdentity,
-    gateway: agentSource,
+    gatewayLink,
     gatewayHost,
     broker,
     agentTokens: createAgentTokenStore(db),
@@ -199,7 +201,7 @@ export function createRuntime(config: Config, logger: Logger, opts: RuntimeOptio
       deps.sse.closeAll();
       proxy.closeAll();
       await deps.mcp.close();
-      await agentSource.stop();
+      await gatewayLink.stop();
       await otel.shutdown();
       await supervisor.stopAll();
       await pool.destroy();

@@ -1,5 +1,5 @@
-// Contract of the piscina job pool (supervisor/pool.ts → workers/jobs/main.ts):
-// the jobs by name, each with the schema of its argument and of its result.
+// Contract of the piscina job pool (supervisor/services/pool.ts →
+// workers/jobs/main.ts): the jobs by name, each with the schema of its argument and of its result.
 // A task is { v, id, name, arg }; the pool thread answers { v, id, ok, result }
 // or { v, id, ok: false, error: { code, message } }: failures cross as
 // values, as on the other channels (contract.ts). The pool thread parses the argument, the supervisor

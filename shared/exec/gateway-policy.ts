@@ -6,7 +6,7 @@
 import { ApprovalsSnapshotSchema, type ApprovalsSnapshot } from './schemas.ts';
 import { messageOf } from '../errors.ts';
 
-/** svc's live gateway connection (AppDeps.gateway.call). */
+/** The gateway link, svc's live gateway connection (AppDeps.gatewayLink.call). */
 export type GatewayCall = (method: string, params: unknown, opts: { timeoutMs: number; waitMs: number }) => Promise<unknown>;
 
 export const GATEWAY_TIMEOUTS = { timeoutMs: 10_000, waitMs: 3_000 } as const;

@@ -1,7 +1,7 @@
 // Each runtime's adapter class and health, for the fleet summary. Runtime ids
 // are an open set (shared/agents/schemas.ts); the class says how svc reaches
 // a runtime's agents. Only the gateway reports health in this build (through
-// svc's own connection); other runtimes have no adapter that reports yet, so
+// the gateway link); other runtimes have no adapter that reports yet, so
 // their health says so rather than guessing.
 import type { ConnectionState, ConnectionStatus } from '../gateway/connection.ts';
 

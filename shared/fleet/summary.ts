@@ -9,7 +9,7 @@ import { adapterClass, gatewayHealth, unreportedHealth, type RuntimeHealth } fro
 import { createBoardRollup, type BoardRollup } from './board-rollup.ts';
 import { createBudgetCounts, type BudgetCounts } from './budgets.ts';
 
-/** The runtime that is always listed: svc's gateway connection reports for it. */
+/** The runtime that is always listed: the gateway link reports for it. */
 export const GATEWAY_RUNTIME = 'gateway';
 
 export interface AgentCounts {
@@ -38,7 +38,7 @@ export interface FleetSummary {
 
 export interface FleetSummaryDeps {
   db: Db;
-  /** svc's gateway connection state (never its URL or token). */
+  /** The gateway link's state (never its URL or token). */
   gatewayStatus: () => ConnectionStatus;
   now?: () => number;
 }

@@ -1,9 +1,10 @@
 // A gateway connection that stays up: connects, and when the session ends or
 // a connect fails, tries again with exponential backoff (0.5 s doubling to
 // 30 s). Event handlers survive reconnects. reconfigure() drops the session
-// and connects again at once (settings changed). This is svc's server-side
-// "agent source": the team-chat orchestrator sends through it, health reports
-// its state, and the exec-policy routes call the gateway through it.
+// and connects again at once (settings changed). The gateway link
+// (supervisor/services/gateway-link.ts), svc's own server-side connection, is
+// one of these: the team-chat orchestrator will send through it, health
+// reports its state, and the exec-policy routes call the gateway through it.
 import type { Logger } from '../log.ts';
 import { connectGateway, type ConnectOptions, type GatewaySession, type RequestOptions } from './client.ts';
 import { createEventHandlers, type EventHandler } from './event-handlers.ts';

@@ -1,7 +1,7 @@
 // Pointing svc's own settings (settings.json: gateway URL and token) at the
 // gateway it manages. Plain functions over the files: the caller passes the
-// folders, where to save and how to reconnect svc's gateway connection, so
-// they run the same from the supervisor, a test or any later service.
+// folders, where to save and how to reconnect the gateway link, so they run
+// the same from the supervisor, a test or any later service.
 //
 // The token is saved as a `${NAME}` reference to the gateway env-file
 // variable, never as its value: the reference resolves from svc's environment
@@ -14,7 +14,7 @@ import type { ConfigLog } from './config-file.ts';
 /** Where svc keeps its gateway settings and how its connection picks up a change. */
 export interface GatewaySettingsTarget {
   save(patch: SettingsPatch): void;
-  /** svc's gateway connection drops its session and connects with the saved settings. */
+  /** The gateway link drops its session and connects with the saved settings. */
   reconnect(): void;
 }
 

@@ -26,8 +26,8 @@ export interface CheckDeps {
   /** PRAGMA integrity_check, run off the main thread (pool). */
   integrityCheck: () => Promise<string[]>;
   gatewayUrl: () => string | null;
-  /** svc's own gateway connection, once no connect is in progress; null when there is none. */
-  gatewayConnection: () => Promise<ConnectionStatus | null>;
+  /** The gateway link's status, once no connect is in progress; null when there is none. */
+  gatewayLink: () => Promise<ConnectionStatus | null>;
   apiPort: number | null;
   mcpProbes: () => McpProbe[];
   otlpEndpoint: string | null;
@@ -153,21 +153,21 @@ export const CHECKS: readonly CheckDef[] = [
   {
     id: 'gatewayReachable',
     fatal: false,
-    run: async ({ gatewayUrl, gatewayConnection }) => {
+    run: async ({ gatewayUrl, gatewayLink }) => {
       const url = gatewayUrl();
       if (!url) return skipped('no gatewayUrl configured');
       const hp = wsHostPort(url);
       if (!hp) return { ok: false, message: 'gatewayUrl is not a ws:// or wss:// URL' };
-      // Reachable means svc's own connection completed the protocol handshake;
+      // Reachable means the gateway link completed the protocol handshake;
       // an open port alone may be anything (or a gateway refusing svc).
-      const conn = await gatewayConnection();
+      const conn = await gatewayLink();
       if (conn?.state === 'connected') {
         return { ok: true, message: `gateway connected at ${url}`, detail: { url, connection: 'connected', serverVersion: conn.serverVersion } };
       }
       const r = await tcpReachable(hp.host, hp.port);
       const detail = { url, tcp: r.ok, connection: conn?.state ?? 'none', lastError: conn?.lastError ?? null };
       if (!r.ok) return { ok: false, message: `gateway not reachable at ${hp.host}:${hp.port} (${r.error})`, detail };
-      const why = conn?.lastError ? `${conn.lastError.code}: ${conn.lastError.message}` : `svc's gateway connection is ${conn?.state ?? 'not running'}`;
+      const why = conn?.lastError ? `${conn.lastError.code}: ${conn.lastError.message}` : `svc's gateway link is ${conn?.state ?? 'not running'}`;
       return { ok: false, message: `gateway port ${hp.port} answers but the handshake did not complete (${why})`, detail };
     },
   },

@@ -6,7 +6,7 @@
 // and those pauses were the feed's p99 (npm run bench -- obs-reads). Parts
 // of at most PART_CHARS characters are ordinary young-generation strings that
 // die in the next scavenge; the socket copies them out without joining them
-// (supervisor/json-parts-reply.ts).
+// (supervisor/http/json-parts-reply.ts).
 
 /** The body is the concatenation of the parts, in order. */
 export type JsonParts = string[];

@@ -35,7 +35,7 @@
 // The work is linear in the text for every rule (issue 15 #3; the rules'
 // side of it is in injection-rules.ts, the hostile shapes are measured by
 // test/bench/skill-scan.ts). svc runs the scan in a pool thread with a time
-// limit all the same (supervisor/pool.ts).
+// limit all the same (supervisor/services/pool.ts).
 import { createHash } from 'node:crypto';
 import { maskText } from '../redact.ts';
 import { SCAN_RULES, type ScanRule } from './injection-rules.ts';

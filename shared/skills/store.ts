@@ -29,8 +29,8 @@ export type RemoveResult = { outcome: RemoveOutcome; skill: Skill | null };
 export interface SkillStore {
   /** Ordered by name (case-insensitive), then source. */
   list(agentId?: string): Skill[];
-  /** Scans first (see SkillStoreOptions.scan), then blocks or records. */
-  install(input: SkillInstall): Promise<InstallResult>;
+  /** Scans first (see SkillStoreOptions.scan), then blocks or records. A fired `signal` stops the scan: nothing is recorded. */
+  install(input: SkillInstall, opts?: { signal?: AbortSignal }): Promise<InstallResult>;
   remove(id: string, agentId: string): RemoveResult;
 }
 
@@ -72,7 +72,7 @@ function describe(input: SkillInstall, withheld: ReadonlySet<string>, why = 'fla
 
 export interface SkillStoreOptions {
   /** The injection scan; default: scanSkill on this thread, which always finishes. */
-  scan?: (input: ScanInput) => Promise<ScanOutcome>;
+  scan?: (input: ScanInput, opts: { signal?: AbortSignal }) => Promise<ScanOutcome>;
   now?: () => number;
 }
 
@@ -178,8 +178,8 @@ export function createSkillStore(db: Db, tx: Tx, audit: AuditLog, { scan = scanH
 
   return {
     list: (agentId) => ((agentId === undefined ? listAll.all() : listFor.all(agentId)) as SkillRow[]).map(toSkill),
-    async install(input) {
-      const scanned = await scan({ name: input.name, source: input.source, category: input.category, body: input.body });
+    async install(input, opts = {}) {
+      const scanned = await scan({ name: input.name, source: input.source, category: input.category, body: input.body }, opts);
       if ('timedOut' in scanned) return timedOut(input, scanned.timeoutMs);
       return scanned.findings.length > 0 ? block(input, scanned.findings) : accept(input);
     },

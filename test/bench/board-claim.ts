@@ -19,7 +19,7 @@ import { copyFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
-import { workerLaunch } from '../../supervisor/supervision.ts';
+import { workerLaunch } from '../../supervisor/services/supervision.ts';
 import { removeHome, tempHome } from '../helpers/server.ts';
 import type { ClaimResult, ClaimWorkerData } from './fixtures/claim-worker.ts';
 import { seedTasks } from './lib/seed.ts';

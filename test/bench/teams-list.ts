@@ -1,6 +1,6 @@
 // GET /api/teams throughput, 50 connections, against baselines measured in
 // the same run. svc serves the list from a body cached against the database
-// version (supervisor/cached-json.ts): a request costs one read of the
+// version (supervisor/http/cached-json.ts): a request costs one read of the
 // WAL-index header plus the bytes, gzipped once per version for a client that
 // accepts gzip. The svc database is seeded before svc starts (lib/seed.ts:
 // 50 teams, 5,000 agents, UUIDv7 ids). Two scenarios:

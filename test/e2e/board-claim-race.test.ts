@@ -16,7 +16,7 @@ import { openDatabase } from '../../shared/db/open.ts';
 import { createTx } from '../../shared/db/tx.ts';
 import { createEventLog } from '../../shared/events/event-log.ts';
 import { createLogger } from '../../shared/log.ts';
-import { workerLaunch } from '../../supervisor/supervision.ts';
+import { workerLaunch } from '../../supervisor/services/supervision.ts';
 import type { ClaimWorkerData, ClaimWorkerMessage } from '../fixtures/claim-worker.ts';
 
 const WORKERS = 6;

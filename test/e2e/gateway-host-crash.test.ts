@@ -14,8 +14,8 @@ import { loadConfig } from '../../shared/config.ts';
 import { isAlive } from '../../shared/launcher/stop.ts';
 import { createLogger } from '../../shared/log.ts';
 import { svcPaths } from '../../shared/paths.ts';
-import { startGatewayHost, type OpFrame } from '../../supervisor/gateway-host-service.ts';
-import { Supervisor } from '../../supervisor/supervision.ts';
+import { startGatewayHost, type OpFrame } from '../../supervisor/services/gateway-host-service.ts';
+import { Supervisor } from '../../supervisor/services/supervision.ts';
 import { removeHome, tempHome, testEnv } from '../helpers/server.ts';
 import { waitFor } from '../helpers/wait.ts';
 

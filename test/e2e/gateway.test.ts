@@ -199,7 +199,7 @@ void test('Process model: when the gateway closes the connection, the browser is
   assert.match(reason, /bogusField/);
 });
 
-void test('Settings and health: gatewayReachable is ok once svc\'s own connection completed the handshake', async () => {
+void test('Settings and health: gatewayReachable is ok once the gateway link completed the handshake', async () => {
   const r = (await (await fetch(`${svc.base}/api/health/recheck`, { method: 'POST' })).json()) as {
     checks: Array<{ id: string; ok: boolean; detail?: Record<string, unknown> }>;
   };

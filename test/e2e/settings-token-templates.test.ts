@@ -1,9 +1,9 @@
 // Security (issue 15 #4), end to end: svc runs as a child process with its
 // own secrets in its environment, its vault and the gateway's .env, and its
 // gateway URL pointing at a loopback WebSocket server that records every
-// frame it receives. Whatever `${NAME}` the gateway token names, svc's own
-// gateway connection (the agent source) never carries one of those secrets:
-// a template naming one resolves to nothing and the literal text goes out.
+// frame it receives. Whatever `${NAME}` the gateway token names, the gateway
+// link never carries one of those secrets: a template naming one resolves to
+// nothing and the literal text goes out.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';

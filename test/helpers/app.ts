@@ -5,7 +5,7 @@ import type { FastifyInstance } from 'fastify';
 import { loadConfig, type Config } from '../../shared/config.ts';
 import { createLogger } from '../../shared/log.ts';
 import { createLateRedactor } from '../../shared/redact.ts';
-import { buildApp } from '../../supervisor/app.ts';
+import { buildApp } from '../../supervisor/http/app.ts';
 import { createRuntime, type Runtime } from '../../supervisor/runtime.ts';
 import { removeHome, tempHome, testEnv } from './server.ts';
 

@@ -258,8 +258,8 @@ void test('Smaller resources → Chat history: reset-context asks the gateway to
   const { app, runtime } = await buildTestApp(t);
   await seedForReset(app, runtime);
   const calls: Array<[string, unknown, unknown]> = [];
-  runtime.deps.gateway = {
-    ...runtime.deps.gateway,
+  runtime.deps.gatewayLink = {
+    ...runtime.deps.gatewayLink,
     call: async (method, params, opts) => {
       calls.push([method, params, opts]);
       if ((params as { key: string }).key === B) {

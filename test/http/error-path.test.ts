@@ -1,6 +1,6 @@
 // Errors (issue 16 #1): one error path. The routes that used to catch and
 // reply themselves (observability reads, eval smoke, health, ingest) now let
-// a failure reach the one error handler (supervisor/plugins/errors.ts): a
+// a failure reach the one error handler (supervisor/http/plugins/errors.ts): a
 // SQLite failure answers with its code only (no SQL, table or column name),
 // in each route's spec envelope, and is logged with its stack.
 import { test } from 'node:test';
@@ -10,8 +10,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { IDEMPOTENCY_KEY_HEADER, IDEMPOTENCY_KEY_MAX, IDEMPOTENCY_MESSAGES } from '../../shared/events/ingest-keys.ts';
-import { buildApp } from '../../supervisor/app.ts';
-import { badRequest, internalError } from '../../supervisor/http-error.ts';
+import { buildApp } from '../../supervisor/http/app.ts';
+import { badRequest, internalError } from '../../supervisor/http/http-error.ts';
 import { buildTestApp, type TestApp } from '../helpers/app.ts';
 
 /** Text a masked body must not hold: the failing SQL, the tables it names, SQLite's detail. */

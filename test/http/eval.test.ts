@@ -4,7 +4,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { FastifyInstance } from 'fastify';
 import { EVAL_KINDS, EVAL_SUITES, EVAL_TASKS } from '../../shared/eval/index.ts';
-import { buildApp } from '../../supervisor/app.ts';
+import { buildApp } from '../../supervisor/http/app.ts';
 import { buildTestApp } from '../helpers/app.ts';
 
 interface Report {

@@ -34,14 +34,14 @@ async function move(app: FastifyInstance, id: string, status: string): Promise<v
   assert.equal(res.statusCode, 200, res.body);
 }
 
-void test(`${S}: an empty fleet still lists the gateway runtime, with health from the (unconnected) gateway connection`, async (t) => {
+void test(`${S}: an empty fleet still lists the gateway runtime, with health from the (unconnected) gateway link`, async (t) => {
   const { app, runtime } = await buildTestApp(t);
   const s = await summary(app);
   assert.deepEqual(Object.keys(s).sort(), ['agents', 'board', 'budgets', 'generatedAt', 'runtimes']);
   assert.deepEqual(s.agents, { total: 0, byStatus: {} });
   assert.equal(s.runtimes.length, 1);
   const gw = s.runtimes[0];
-  const conn = runtime.deps.gateway.status();
+  const conn = runtime.deps.gatewayLink.status();
   assert.notEqual(conn.state, 'connected', 'tests run without a gateway');
   assert.deepEqual(gw, {
     runtime: 'gateway',
@@ -88,16 +88,16 @@ void test(`${S}: live agents are counted per runtime (open set) with a status br
   }
 });
 
-void test(`${S}: gateway health reflects the connection state and never carries its URL, credentials or error message`, async (t) => {
+void test(`${S}: gateway health reflects the gateway link's state and never carries its URL, credentials or error message`, async (t) => {
   const { app, runtime } = await buildTestApp(t);
-  const bridge = runtime.deps.gateway;
-  const real = bridge.status.bind(bridge);
+  const link = runtime.deps.gatewayLink;
+  const real = link.status.bind(link);
   t.after(() => {
-    bridge.status = real;
+    link.status = real;
   });
   const secretUrl = 'wss://operator:hunter2@gw.example:18789/?token=tok-SECRET';
   let status: ConnectionStatus = { state: 'connected', url: secretUrl, connectedAt: 1_700_000_000_000, lastError: null, failures: 0, serverVersion: '2026.5.1' };
-  bridge.status = () => status;
+  link.status = () => status;
 
   let res = await app.inject('/api/fleet/summary');
   assert.equal(res.statusCode, 200, res.body);

@@ -4,8 +4,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { buildTestApp } from '../helpers/app.ts';
-import { buildApp } from '../../supervisor/app.ts';
-import { createMcpHost } from '../../supervisor/mcp-host.ts';
+import { buildApp } from '../../supervisor/http/app.ts';
+import { createMcpHost } from '../../supervisor/services/mcp-host.ts';
 
 const SERVERS = ['tasks', 'memory', 'tools', 'teamchat'] as const;
 const RUNTIMES = ['cli-a', 'cli-b', 'gateway'] as const;

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import type { FastifyInstance } from 'fastify';
 import { DEFAULT_RATE_LIMIT_PER_MINUTE, loadConfig } from '../../shared/config.ts';
 import { createLogger } from '../../shared/log.ts';
-import { buildApp } from '../../supervisor/app.ts';
+import { buildApp } from '../../supervisor/http/app.ts';
 import { createRuntime } from '../../supervisor/runtime.ts';
 import { buildTestApp } from '../helpers/app.ts';
 import { removeHome, tempHome, testEnv } from '../helpers/server.ts';

@@ -14,7 +14,7 @@ import { workspaceDir } from '../../shared/broker/index.ts';
 import { withMinted } from '../../shared/mcp/binding.ts';
 import { createToolsServer } from '../../shared/mcp/tools-server.ts';
 import type { McpBinding } from '../../shared/mcp/types.ts';
-import { operatorPrincipal } from '../../supervisor/operator-principal.ts';
+import { operatorPrincipal } from '../../supervisor/http/operator-principal.ts';
 import { buildTestApp, type TestApp } from '../helpers/app.ts';
 import { connectInMemory } from '../helpers/mcp.ts';
 import { waitFor } from '../helpers/wait.ts';

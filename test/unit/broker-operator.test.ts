@@ -17,7 +17,7 @@ import { withMinted } from '../../shared/mcp/binding.ts';
 import { createMcpContext, stdioRedactor } from '../../shared/mcp/context.ts';
 import { MCP_SERVER_FACTORIES } from '../../shared/mcp/servers.ts';
 import { MCP_SERVER_NAMES } from '../../shared/mcp/types.ts';
-import { operatorPrincipal } from '../../supervisor/operator-principal.ts';
+import { operatorPrincipal } from '../../supervisor/http/operator-principal.ts';
 import { buildTestApp, type TestApp } from '../helpers/app.ts';
 import { connectInMemory } from '../helpers/mcp.ts';
 import { REPO_ROOT } from '../helpers/server.ts';

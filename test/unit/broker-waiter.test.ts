@@ -13,7 +13,7 @@ import { createApprovalStore } from '../../shared/broker/approvals.ts';
 import { createApprovalWaiter } from '../../shared/broker/waiter.ts';
 import { openDatabase, type Db } from '../../shared/db/open.ts';
 import { OperatorRequiredError } from '../../shared/broker/operator.ts';
-import { isOperatorPrincipal, operatorPrincipal } from '../../supervisor/operator-principal.ts';
+import { isOperatorPrincipal, operatorPrincipal } from '../../supervisor/http/operator-principal.ts';
 
 const OP = operatorPrincipal('http');
 

@@ -8,8 +8,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { openDatabase, type Db } from '../../shared/db/open.ts';
-import { createDbVersion } from '../../supervisor/db-version.ts';
-import { acceptsGzip, ifNoneMatchHits } from '../../supervisor/conditional.ts';
+import { createDbVersion } from '../../supervisor/http/db-version.ts';
+import { acceptsGzip, ifNoneMatchHits } from '../../supervisor/http/conditional.ts';
 
 function tempDb(t: TestContext): { db: Db; path: string } {
   const dir = mkdtempSync(join(tmpdir(), 'svc-dbv-'));

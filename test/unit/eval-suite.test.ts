@@ -137,6 +137,27 @@ void test('Eval smoke: runSuite keeps catalogue order and at most `concurrency` 
   assert.equal(report.passAt1, 2 / 3);
 });
 
+
+void test('Eval smoke (issue 16 #2): runSuite hands its signal to each trial and starts none after it fired, even when the trial in flight finishes', async () => {
+  const tasks = ['t1', 't2'].map((id) => defineTask({ id, suite: 'regression', kind: 'coding', proves: id, scenario: () => null, graders: [] }));
+  const ac = new AbortController();
+  const reason = new Error('the client went away');
+  const given: Array<AbortSignal | undefined> = [];
+  const run = runSuite({
+    trials: 3,
+    k: 1,
+    tasks,
+    signal: ac.signal,
+    runTrial: async (t, signal) => {
+      given.push(signal);
+      // The first trial ignores the abort and finishes: the next one must not start.
+      ac.abort(reason);
+      return { taskId: t.id, passed: true, score: 1, graders: [] };
+    },
+  });
+  await assert.rejects(run, (err) => err === reason);
+  assert.deepEqual(given, [ac.signal], 'one trial ran, with the run\'s signal');
+});
 void test('Eval smoke: a trial runs on its own temporary svc.db, removed afterwards, also when the scenario throws', (t) => {
   const root = tempRoot(t);
   const seen: string[] = [];

@@ -12,7 +12,7 @@ import { buildConnectParams, SVC_CAPS, SVC_SCOPES } from '../../shared/gateway/c
 import { loadOrCreateDeviceIdentity } from '../../shared/gateway/device-identity.ts';
 import { parseInbound } from '../../shared/gateway/frames.ts';
 import { signaturePayloadV3 } from '../../shared/gateway/signature.ts';
-import { rewriteConnect, scrubUpstream } from '../../supervisor/gateway-proxy.ts';
+import { rewriteConnect, scrubUpstream } from '../../supervisor/http/gateway-proxy.ts';
 import { removeHome, tempHome } from '../helpers/server.ts';
 import { runChild, TSX } from '../helpers/spawn.ts';
 

@@ -1,6 +1,6 @@
 // Issue 16 #2: the piscina jobs contract (shared/channels/jobs.ts). The pool
 // thread's entry (workers/jobs/main.ts) parses each argument with the job's
-// schema and answers failures as values; the pool (supervisor/pool.ts)
+// schema and answers failures as values; the pool (supervisor/services/pool.ts)
 // parses each reply and result, stops a job at its own time limit and on its
 // caller's abort. The pool side runs real piscina threads; the refusing
 // results come from a fixture entry that breaks the contract on purpose.
@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { JOB_ERROR, type JobName } from '../../shared/channels/jobs.ts';
 import { openDatabase } from '../../shared/db/open.ts';
-import { createJobPool, JobError, type JobPool, type JobPoolOptions } from '../../supervisor/pool.ts';
+import { createJobPool, JobError, type JobPool, type JobPoolOptions } from '../../supervisor/services/pool.ts';
 import runJob from '../../workers/jobs/main.ts';
 
 const BAD_WORKER = new URL('../fixtures/jobs-bad-worker.ts', import.meta.url);

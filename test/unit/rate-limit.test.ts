@@ -1,8 +1,9 @@
-// Issue 16 #6: the general rate limit's window (supervisor/plugins/rate-limit.ts),
-// with an injected clock: no test here waits for the wall clock.
+// Issue 16 #6: the general rate limit's window
+// (supervisor/http/plugins/rate-limit.ts), with an injected clock: no test
+// here waits for the wall clock.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { createRateLimiter, rateLimitMessage, RATE_LIMIT_WINDOW_MS } from '../../supervisor/plugins/rate-limit.ts';
+import { createRateLimiter, rateLimitMessage, RATE_LIMIT_WINDOW_MS } from '../../supervisor/http/plugins/rate-limit.ts';
 
 function clock(start = 1_000_000) {
   let t = start;

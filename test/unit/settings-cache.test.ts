@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createLogger } from '../../shared/log.ts';
-import { CACHE_MS, createSettingsService } from '../../supervisor/settings-service.ts';
+import { CACHE_MS, createSettingsService } from '../../supervisor/services/settings-service.ts';
 import { removeHome, tempHome } from '../helpers/server.ts';
 
 void test('Settings file: a hand edit of the gateway files shows once the cache has aged; a save shows at once', (t) => {

@@ -1,5 +1,6 @@
 // Issue 15 #3: the contract of the skill scan job where it crosses into and
-// out of the pool thread (workers/jobs/skill-jobs.ts, supervisor/pool.ts).
+// out of the pool thread (workers/jobs/skill-jobs.ts,
+// supervisor/services/pool.ts).
 // Both sides validate what they receive with the schemas in shared/skills.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';

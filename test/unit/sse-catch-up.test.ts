@@ -5,7 +5,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { AddressInfo } from 'node:net';
 import { setImmediate as turn } from 'node:timers/promises';
-import { CATCH_UP_MAX_BYTES, writeFrames, type SseStream } from '../../supervisor/sse.ts';
+import { CATCH_UP_MAX_BYTES, writeFrames, type SseStream } from '../../supervisor/http/sse.ts';
 import { buildTestApp } from '../helpers/app.ts';
 import { openSse } from '../helpers/http.ts';
 

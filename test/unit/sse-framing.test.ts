@@ -1,4 +1,4 @@
-// Issue 16 #3: SSE framing lives only in supervisor/sse.ts. The frames'
+// Issue 16 #3: SSE framing lives only in supervisor/http/sse.ts. The frames'
 // bytes are the spec's ("SSE streams": `id: <cursor>` + `data: <json>` + a
 // blank line; operation frames `data: <json>` only; `: connected` on open and
 // `: keepalive` every 20 s), read here off a real socket; and no other source
@@ -11,7 +11,7 @@ import type { AddressInfo } from 'node:net';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import Fastify from 'fastify';
-import { SseRegistry, frameComment, frameData, frameRow, type SseStream } from '../../supervisor/sse.ts';
+import { SseRegistry, frameComment, frameData, frameRow, type SseStream } from '../../supervisor/http/sse.ts';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
@@ -69,13 +69,13 @@ function sources(dir: string): string[] {
   });
 }
 
-void test('Clean seams (issue 16 #3): no source file but supervisor/sse.ts spells an SSE line (`data:`, `id:`, `event:`, a `:` comment)', () => {
+void test('Clean seams (issue 16 #3): no source file but supervisor/http/sse.ts spells an SSE line (`data:`, `id:`, `event:`, a `:` comment)', () => {
   const files = ['supervisor', 'shared', 'workers', 'bin'].flatMap((d) => sources(join(ROOT, d)));
   assert.ok(files.length > 50, 'the walk found the sources');
   // A string or template literal that opens with an SSE field, or a comment line ending in a blank line.
   const sseLiteral = /[`'"](?:data|id|event|retry): |[`'"]: [^`'"\n]*\\n\\n/;
   const offenders = files
-    .filter((f) => relative(ROOT, f) !== join('supervisor', 'sse.ts'))
+    .filter((f) => relative(ROOT, f) !== join('supervisor', 'http', 'sse.ts'))
     .flatMap((f) =>
       readFileSync(f, 'utf8')
         .split('\n')

@@ -1,11 +1,12 @@
-// supervisor/stream-hub.ts with fake rows. Spec "GET /api/obs/stream" (per
-// row `id: <seq>` frames in ascending order past the cursor) and "SSE streams".
+// supervisor/services/stream-hub.ts with fake rows. Spec "GET /api/obs/stream"
+// (per row `id: <seq>` frames in ascending order past the cursor) and "SSE
+// streams".
 // The hub's clock and timers are the test's (issue 16 #5): what a flush
 // delivers depends on when it runs, so the test says when that is.
 import { test, type TestContext } from 'node:test';
 import assert from 'node:assert/strict';
 import { fc } from '../helpers/fc.ts';
-import { FLUSH_INTERVAL_MS, StreamHub, type Subscriber } from '../../supervisor/stream-hub.ts';
+import { FLUSH_INTERVAL_MS, StreamHub, type Subscriber } from '../../supervisor/services/stream-hub.ts';
 
 interface Row { seq: number; teamId: string }
 const row = (seq: number, teamId = 'a'): Row => ({ seq, teamId });

@@ -45,14 +45,14 @@ async function http(ctx: ExecScenarioContext, method: 'GET' | 'POST', path: stri
   return { status: res.status, text, body: JSON.parse(text) as Record<string, unknown> };
 }
 
-/** svc's own gateway connection may still be coming up: a 502 that says so is retried, as the spec advises. */
+/** The gateway link may still be coming up: a 502 that says so is retried, as the spec advises. */
 async function untilConnected(ctx: ExecScenarioContext, path: string, body: unknown) {
   let last: Awaited<ReturnType<typeof http>> | undefined;
   const notYet = (r: Awaited<ReturnType<typeof http>>) => r.status === 502 && (r.body.code === 'UNAVAILABLE' || r.body.gateway === 'unreachable');
   return waitFor(async () => {
     last = await http(ctx, 'POST', path, body);
     return notYet(last) ? undefined : last;
-  }, { what: `svc's gateway connection for POST ${path}`, timeoutMs: RETRY_FOR_MS, intervalMs: 500 }).catch((err: Error) => {
+  }, { what: `the gateway link for POST ${path}`, timeoutMs: RETRY_FOR_MS, intervalMs: 500 }).catch((err: Error) => {
     // Still not connected: the caller's assertions show the last answer; with none at all, the wait's own error.
     if (last === undefined) throw err;
     return last;

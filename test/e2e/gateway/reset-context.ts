@@ -39,7 +39,7 @@ async function json(svcBase: string, method: 'GET' | 'POST', path: string, body?
   return { status: res.status, body: (await res.json()) as Record<string, unknown> };
 }
 
-/** svc's own connection may still be coming up; a reset sent before it is would (rightly) say `unreachable`. */
+/** The gateway link may still be coming up; a reset sent before it is would (rightly) say `unreachable`. */
 async function untilSvcConnected(svcBase: string): Promise<void> {
   await waitFor(async () => {
     const r = await json(svcBase, 'POST', '/api/health/recheck');
@@ -47,7 +47,7 @@ async function untilSvcConnected(svcBase: string): Promise<void> {
     const reachable = checks.find((c) => c.id === 'gatewayReachable');
     if (reachable?.ok) return true;
     throw new Error(`gatewayReachable: ${JSON.stringify(reachable)}`);
-  }, { what: "svc's gateway connection to come up", timeoutMs: CONNECTED_WITHIN_MS, intervalMs: 500 });
+  }, { what: 'the gateway link to come up', timeoutMs: CONNECTED_WITHIN_MS, intervalMs: 500 });
 }
 
 const historyTexts = (h: History) => (h.messages ?? []).map((m) => messageText(m) ?? '');

@@ -1,0 +1,121 @@
+// Spec "System (host and gateway)": POST configure-gateway, POST
+// auto-configure-gateway, GET and PATCH gateway-config. The file writes, the
+// settings save and the reconnect are in shared/gateway/ (config-patch.ts);
+// here: input checks, one call, the reply. The
+// gateway token goes to settings and the gateway's .env, never into a reply
+// or a log line; provider keys only ever show as presence flags; GET shows an
+// allowlisted projection of openclaw.json (shared/gateway/config-view.ts).
+import { homedir } from 'node:os';
+import type { FastifyInstance } from 'fastify';
+import { z } from 'zod';
+import { DomainError } from '../../../shared/errors.ts';
+import { tcpReachable } from '../../../shared/health/probes.ts';
+import { readGatewayConfig } from '../../../shared/settings/gateway-files.ts';
+import { presenceFlags } from '../../../shared/gateway/auto-configure.ts';
+import { getPath, DEFAULT_GATEWAY_PORT } from '../../../shared/gateway/config-file.ts';
+import { autoConfigureAndConnect, configureAndConnect, patchGatewayConfig } from '../../../shared/gateway/config-patch.ts';
+import { gatewayConfigView } from '../../../shared/gateway/config-view.ts';
+import type { GatewaySettingsTarget } from '../../../shared/gateway/settings-sync.ts';
+import { findProvider, KEYLESS_PROVIDER } from '../../../shared/gateway/providers.ts';
+import type { AppDeps } from '../../deps.ts';
+import { badRequest, internalError } from '../http-error.ts';
+import { objectBody } from '../validate.ts';
+
+const M = {
+  jsonRequired: 'JSON body required',
+  providerRequired: 'provider is required',
+  apiKeyRequired: `apiKey is required for non-${KEYLESS_PROVIDER} providers`,
+} as const;
+
+/** How long PATCH waits to learn whether the gateway port answers (the hot-reload hint). */
+const REACHABLE_TIMEOUT_MS = 500;
+
+const nonBlank = z.string().trim().min(1);
+const Port = z.number().int().min(1).max(65535);
+// A wrong-typed optional field is ignored rather than rejected: the spec lists no 400 for it.
+const ignoredIfInvalid = <S extends z.ZodType>(schema: S) => schema.optional().catch(undefined);
+
+const ConfigureBody = z.object({
+  provider: z.unknown().optional(),
+  apiKey: ignoredIfInvalid(nonBlank),
+  model: ignoredIfInvalid(nonBlank),
+  gatewayPort: ignoredIfInvalid(Port),
+});
+
+const PatchBody = z.object({
+  model: ignoredIfInvalid(nonBlank),
+  fallbacks: ignoredIfInvalid(z.array(z.unknown()).transform((list) => list.filter((v): v is string => typeof v === 'string'))),
+  gatewayPort: ignoredIfInvalid(Port),
+  apiKeys: ignoredIfInvalid(z.array(z.object({ provider: nonBlank, key: z.string().trim() }).nullable().catch(null))),
+  agentModel: ignoredIfInvalid(z.object({ agentId: nonBlank, model: z.string().trim().nullable() })),
+  exec: ignoredIfInvalid(z.object({ ask: ignoredIfInvalid(nonBlank), security: ignoredIfInvalid(nonBlank) })),
+  agentToAgent: ignoredIfInvalid(z.object({ enabled: z.boolean() })),
+});
+
+export function systemConfigRoutes(app: FastifyInstance, deps: AppDeps): void {
+  const { config, logger, settings, vault, redactor } = deps;
+  const stateDir = config.gatewayStateDir;
+  /** Where a configured gateway's URL and token are saved, and svc's connection told. */
+  const target: GatewaySettingsTarget = { save: (patch) => settings.save(patch), reconnect: () => deps.gatewayLink.reconfigure() };
+
+  // Each 500 below has the spec's fixed message; the cause (a path, an errno)
+  // is logged by the error handler, never sent.
+
+  app.post('/api/system/configure-gateway', { config: { badJsonMessage: M.jsonRequired } }, async (req) => {
+    const body = ConfigureBody.parse(objectBody(req.body, M.jsonRequired));
+    const provider = nonBlank.safeParse(body.provider);
+    if (!provider.success) throw badRequest(M.providerRequired);
+    const keyless = findProvider(provider.data)?.keyless === true;
+    if (!keyless && body.apiKey === undefined) throw badRequest(M.apiKeyRequired);
+    const input = { provider: provider.data, apiKey: body.apiKey ?? null, model: body.model ?? null, gatewayPort: body.gatewayPort ?? DEFAULT_GATEWAY_PORT };
+    try {
+      return { ok: true, gatewayUrl: configureAndConnect(stateDir, input, target, logger).gatewayUrl };
+    } catch (err) {
+      throw internalError('Failed to configure gateway', undefined, { cause: err });
+    }
+  });
+
+  app.post('/api/system/auto-configure-gateway', { config: { badJsonMessage: M.jsonRequired } }, async () => {
+    try {
+      const result = autoConfigureAndConnect({ stateDir, vault, userHome: homedir(), log: logger }, target);
+      return result.ok ? { ok: true, gatewayUrl: result.settings.gatewayUrl, provider: result.provider } : result;
+    } catch (err) {
+      throw internalError('Failed to auto-configure gateway', undefined, { cause: err });
+    }
+  });
+
+  app.get('/api/system/gateway-config', async () => {
+    try {
+      const read = readGatewayConfig(stateDir);
+      // A scalar or null: an object there is not a policy and could hold anything.
+      const exec = (key: string) => {
+        const v = getPath(read.config, ['tools', 'exec', key]);
+        return typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean' ? v : null;
+      };
+      return {
+        // Only allowlisted fields; the redactor still masks a credential-shaped value inside one.
+        config: read.config === null ? null : redactor.deep(gatewayConfigView(read.config)),
+        env: presenceFlags(stateDir, read.config, logger),
+        version: deps.gatewayLink.status().serverVersion ?? null,
+        execAsk: redactor.deep(exec('ask')),
+        execSecurity: redactor.deep(exec('security')),
+      };
+    } catch (err) {
+      throw internalError('Failed to read gateway config', undefined, { cause: err });
+    }
+  });
+
+  app.patch('/api/system/gateway-config', { config: { badJsonMessage: M.jsonRequired } }, async (req) => {
+    const { apiKeys, ...patch } = PatchBody.parse(objectBody(req.body, M.jsonRequired));
+    let port: number;
+    try {
+      port = patchGatewayConfig({ stateDir, apiKeys: (apiKeys ?? []).filter((k) => k !== null), patch, target, log: logger });
+    } catch (err) {
+      // A refusal (a reserved agent id, before anything was written) is the 400 it says; anything else a fixed 500.
+      throw err instanceof DomainError ? err : internalError('Failed to update gateway config', undefined, { cause: err });
+    }
+    // The gateway hot-reloads its config file; the hint only says whether one is listening.
+    const reachable = await tcpReachable('127.0.0.1', port, REACHABLE_TIMEOUT_MS);
+    return reachable.ok ? { ok: true, hotReloadHint: true } : { ok: true };
+  });
+}

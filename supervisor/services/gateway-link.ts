@@ -1,0 +1,53 @@
+// The gateway link: svc's own server-side connection to the gateway (the
+// browser's sockets go through the proxy instead,
+// supervisor/http/gateway-proxy.ts).
+// It connects with the resolved settings (URL and token) and svc's device
+// identity, keeps the session up with backoff (shared/gateway/connection.ts)
+// and reconnects at once when the settings change. Routes send through it
+// (models, chat history resets, exec policies) and /api/health reads its
+// state. It lives in the supervisor thread: its traffic is a handful of
+// frames per chat turn, and the front door reads its state synchronously.
+import { createGatewayConnection, type ConnectionStatus, type GatewayConnection } from '../../shared/gateway/connection.ts';
+import type { DeviceIdentity } from '../../shared/gateway/device-identity.ts';
+import type { Logger } from '../../shared/log.ts';
+import type { CachedSettingsService } from './settings-service.ts';
+
+/** The gateway link as routes see it (AppDeps.gatewayLink). */
+export interface GatewayLink {
+  /** A request to the gateway; rejects with a GatewayError (UNAVAILABLE when not connected within waitMs). */
+  call(method: string, params?: unknown, opts?: { timeoutMs?: number; waitMs?: number }): Promise<unknown>;
+  status(): ConnectionStatus;
+  /** Settings changed: drop the session and connect again. */
+  reconfigure(): void;
+}
+
+/** What the runtime that owns the link holds besides: its lifecycle and the connection's settled state. */
+export interface OwnedGatewayLink extends GatewayLink {
+  connection: GatewayConnection;
+  start(): void;
+  stop(): Promise<void>;
+}
+
+export function createGatewayLink(opts: {
+  settings: CachedSettingsService;
+  identity: () => DeviceIdentity;
+  version: string;
+  logger: Logger;
+}): OwnedGatewayLink {
+  const connection = createGatewayConnection({
+    logger: opts.logger.child({ component: 'gateway-link' }),
+    target: () => {
+      const r = opts.settings.resolved();
+      if (!r.gatewayUrl) return null;
+      return { url: r.gatewayUrl, token: r.token, identity: opts.identity(), version: opts.version };
+    },
+  });
+  return {
+    connection,
+    start: () => connection.start(),
+    stop: () => connection.stop(),
+    call: (method, params, callOpts) => connection.request(method, params, callOpts),
+    status: () => connection.status(),
+    reconfigure: () => connection.reconfigure(),
+  };
+}

@@ -1,0 +1,34 @@
+// Caches the boot report's checks. Before the boot probe finishes, a request
+// computes one on demand; concurrent requests share one computation. The
+// workers' supervision state is always read fresh: a worker that went down
+// after boot must show as down without a recheck.
+import type { BootReport } from '../../shared/health/types.ts';
+import { runBootProbe, type ReportDeps } from '../../shared/health/report.ts';
+
+/** The health report as routes see it (AppDeps.health). */
+export interface HealthService {
+  /** The cached report, or one computed now when boot has not finished. */
+  get(): Promise<BootReport>;
+  recheck(): Promise<BootReport>;
+}
+
+export function createHealthService(deps: () => ReportDeps): HealthService & { boot(): Promise<BootReport> } {
+  let cached: BootReport | null = null;
+  let inflight: Promise<BootReport> | null = null;
+  const compute = () => {
+    inflight ??= runBootProbe(deps()).finally(() => {
+      inflight = null;
+    });
+    return inflight;
+  };
+  const computeAndCache = async () => {
+    const r = await compute();
+    cached = r;
+    return r;
+  };
+  return {
+    get: async () => (cached ? { ...cached, workers: await deps().workers() } : compute()),
+    recheck: computeAndCache,
+    boot: computeAndCache,
+  };
+}
