@@ -97,6 +97,18 @@ export const EnvSchema = z.object({
     (v) => (typeof v === 'string' && v.trim() !== '' ? Number(v) : undefined),
     z.number().int().min(10).max(60_000).optional().catch(undefined),
   ),
+  SVC_TEAM_CHAT_TURN_BOUND: z.preprocess(
+    (v) => (typeof v === 'string' && v.trim() !== '' ? Number(v) : undefined),
+    z.number().int().min(1).max(100).optional().catch(undefined),
+  ),
+  SVC_TEAM_CHAT_IDLE_MS: z.preprocess(
+    (v) => (typeof v === 'string' && v.trim() !== '' ? Number(v) : undefined),
+    z.number().int().min(1000).optional().catch(undefined),
+  ),
+  SVC_TEAM_CHAT_RUN_TIMEOUT_MS: z.preprocess(
+    (v) => (typeof v === 'string' && v.trim() !== '' ? Number(v) : undefined),
+    z.number().int().min(1000).max(3_600_000).optional().catch(undefined),
+  ),
   DISPLAY: optionalString,
   WAYLAND_DISPLAY: optionalString,
   CI: optionalString,
@@ -172,6 +184,12 @@ export interface Config {
   readonly skillScanTimeoutMs: number;
   /** Poll interval of the tail worker (spec: 750 ms). */
   readonly tailIntervalMs: number;
+  /** Agent runs one user message may cause in a team chat before `turn_bound_hit` stops the chain (`SVC_TEAM_CHAT_TURN_BOUND`). */
+  readonly teamChatTurnBound: number;
+  /** A team's orchestrator with no run in flight this long is evicted (`SVC_TEAM_CHAT_IDLE_MS`; spec: 30 minutes). */
+  readonly teamChatIdleMs: number;
+  /** Bound on one agent run of a team chat, after which it is aborted and ends `error` (`SVC_TEAM_CHAT_RUN_TIMEOUT_MS`). */
+  readonly teamChatRunTimeoutMs: number;
   /** Whether a browser can be opened (a display exists and this is not CI). */
   readonly canOpenBrowser: boolean;
   /** The package's root folder (where package.json lives). */
@@ -186,6 +204,9 @@ export const DEFAULT_MCP_MAX_SESSIONS = 1000;
 export const DEFAULT_MCP_SESSION_IDLE_MS = 30 * 60_000;
 export const DEFAULT_APPROVAL_TTL_MS = 10 * 60_000;
 export const DEFAULT_TAIL_INTERVAL_MS = 750;
+export const DEFAULT_TEAM_CHAT_TURN_BOUND = 8;
+export const DEFAULT_TEAM_CHAT_IDLE_MS = 30 * 60_000;
+export const DEFAULT_TEAM_CHAT_RUN_TIMEOUT_MS = 300_000;
 /** The UI dev server's origin (Vite's default port). */
 export const DEFAULT_DEV_ORIGIN = 'http://localhost:5173';
 export const DEFAULT_MAX_STREAMS = 2000;
@@ -329,6 +350,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     maxProxyConnections: e.SVC_MAX_PROXY_CONNECTIONS ?? DEFAULT_MAX_PROXY_CONNECTIONS,
     skillScanTimeoutMs: e.SVC_SKILL_SCAN_TIMEOUT_MS ?? DEFAULT_SKILL_SCAN_TIMEOUT_MS,
     tailIntervalMs: e.SVC_TAIL_INTERVAL_MS ?? DEFAULT_TAIL_INTERVAL_MS,
+    teamChatTurnBound: e.SVC_TEAM_CHAT_TURN_BOUND ?? DEFAULT_TEAM_CHAT_TURN_BOUND,
+    teamChatIdleMs: e.SVC_TEAM_CHAT_IDLE_MS ?? DEFAULT_TEAM_CHAT_IDLE_MS,
+    teamChatRunTimeoutMs: e.SVC_TEAM_CHAT_RUN_TIMEOUT_MS ?? DEFAULT_TEAM_CHAT_RUN_TIMEOUT_MS,
     canOpenBrowser: !truthy(e.CI) && (process.platform !== 'linux' || Boolean(e.DISPLAY ?? e.WAYLAND_DISPLAY)),
     packageRoot,
   });

@@ -14,6 +14,7 @@ import { migration0008 } from './migrations/0008-memory-team-chat.ts';
 import { migration0009 } from './migrations/0009-team-chat-room.ts';
 import { migration0010 } from './migrations/0010-agent-tokens.ts';
 import { migration0011 } from './migrations/0011-ingest-idempotency.ts';
+import { migration0012 } from './migrations/0012-executions.ts';
 
 // open.ts's Db, named here from the driver so open.ts (which migrates on open)
 // and this file do not import each other.
@@ -32,6 +33,7 @@ export const MIGRATIONS: readonly Migration[] = [
   migration0009,
   migration0010,
   migration0011,
+  migration0012,
 ];
 
 export const LATEST_VERSION = MIGRATIONS.reduce((m, x) => Math.max(m, x.version), 0);

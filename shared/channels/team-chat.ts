@@ -1,0 +1,72 @@
+// Contract of the team-chat worker: one orchestrator per team and the gateway
+// connection they send through live in this worker (ARCHITECTURE: what is
+// long-running lives in a worker), so a slow or crashing run never touches the
+// front door. The supervisor validates the routes' input, hands messages,
+// stops, board changes and exchanges over, and passes on what the worker
+// reports: the rows it committed (to the live fan-out, like svc's own
+// commits), deltas and run statuses (tier-2 frames of the team's streams).
+// The gateway target and the secrets in play come with `configure`, sent on
+// every (re)start and whenever the gateway settings change.
+import { z } from 'zod';
+import { ChatRowSchema } from '../db/chat-messages.ts';
+import { EventRowSchema } from '../events/types.ts';
+import { AgentRunStatus, ChatIngest, ExchangeStart } from '../team-chat/schemas.ts';
+import { defineContract } from './contract.ts';
+
+const Empty = z.object({}).strict();
+const TeamOnly = z.object({ teamId: z.string().min(1) });
+
+export const teamChatContract = defineContract({
+  name: 'team-chat',
+  requests: {
+    /** Where the gateway is (null: not configured) and the exact secrets to mask in what the worker writes. */
+    configure: {
+      payload: z.object({ gateway: z.object({ url: z.string(), token: z.string() }).nullable(), secrets: z.array(z.string()) }),
+      result: Empty,
+    },
+    /**
+     * One user message (already trimmed and gated by the route): the target is
+     * resolved, the user entry persisted (idempotent on entryId), the delivery
+     * queued. Answers once the entry is committed; the run goes on detached.
+     */
+    ingest: {
+      payload: ChatIngest,
+      result: z.object({ agentId: z.string().nullable(), sessionKey: z.string(), entryId: z.string() }),
+    },
+    /** Spec "Team chat run effects": abort, release, drop, record `cancelled` rows. Fine when idle or evicted. */
+    stop: {
+      payload: TeamOnly,
+      result: z.object({ aborted: z.number().int(), released: z.number().int(), dropped: z.number().int(), cancelled: z.number().int() }),
+    },
+    /** A board row of the team changed (any writer): the orchestrator delivers delegations that became ready. */
+    boardChanged: { payload: z.object({ teamId: z.string().min(1), taskId: z.string().min(1) }), result: Empty },
+    /** Starts one bounded peer-chat exchange (checked by the route); each reply is posted to the team's room. */
+    exchange: { payload: ExchangeStart, result: z.object({ exchangeId: z.string() }) },
+    stats: {
+      payload: Empty,
+      result: z.object({ orchestrators: z.number().int(), running: z.number().int(), queued: z.number().int(), runs: z.number().int() }),
+    },
+    /** Abort nothing, close the gateway connection and the database; the worker then exits. */
+    shutdown: { payload: Empty, result: Empty },
+  },
+  events: {
+    /** Recovery is done and the channel serves (once per start). */
+    ready: Empty,
+    /** Rows this worker committed, in commit order: the supervisor offers them to the live fan-out. */
+    committed: z.object({ chat: z.array(ChatRowSchema), events: z.array(EventRowSchema) }),
+    /** The full running text of a run (replace semantics). */
+    delta: z.object({ teamId: z.string(), agentId: z.string(), sessionKey: z.string(), runId: z.string(), text: z.string() }),
+    /** An agent's run status changed (a run started or ended, or recovery closed it). */
+    status: z.object({ teamId: z.string(), agentId: z.string(), status: AgentRunStatus }),
+  },
+});
+
+export const TeamChatWorkerData = z.object({
+  dbPath: z.string(),
+  deviceIdentityFile: z.string(),
+  version: z.string(),
+  turnBound: z.number().int().positive(),
+  idleMs: z.number().int().positive(),
+  runTimeoutMs: z.number().int().positive(),
+});
+export type TeamChatWorkerData = z.infer<typeof TeamChatWorkerData>;
