@@ -31,6 +31,8 @@ export interface AgentStore {
   unassign(agentId: string): void;
   /** Ensures a row exists (cost records, personality): a placeholder named after its id. */
   ensure(agentId: string): void;
+  /** The run status the team-chat orchestrator sets (`idle`, `running`, `error`); false when the agent is gone. */
+  setStatus(agentId: string, status: string): boolean;
 }
 
 export function createAgentStore(db: Db, tx: Tx, settings: SettingsTable, now: () => number = Date.now): AgentStore {
@@ -59,6 +61,7 @@ export function createAgentStore(db: Db, tx: Tx, settings: SettingsTable, now: (
   );
   const unassignStmt = db.prepare('UPDATE agents SET team_id = NULL, updated_at = ? WHERE id = ? AND team_id IS NOT NULL');
   const deleteStmt = db.prepare('DELETE FROM agents WHERE id = ?');
+  const statusStmt = db.prepare('UPDATE agents SET status = ?, updated_at = ? WHERE id = ?');
 
   const get = (id: string) => (getStmt.get(id) as Agent | undefined) ?? null;
 
@@ -142,5 +145,6 @@ export function createAgentStore(db: Db, tx: Tx, settings: SettingsTable, now: (
     ensure(agentId) {
       ensureStmt.run({ id: agentId, now: now() });
     },
+    setStatus: (agentId, status) => statusStmt.run(status, now(), agentId).changes > 0,
   };
 }

@@ -2,7 +2,10 @@
 // writes and reads. A room is `team:<teamId>`; a post's id is the cursor a
 // subscriber reads past. A post by a bound session appends its
 // `team_chat_post` event in the same transaction, so there is never a post
-// without its event or an event without its post.
+// without its event or an event without its post. A post written by a
+// peer-chat exchange (shared/team-chat/exchange.ts) names its exchange in
+// the side table team_chat_exchange_posts (migration 12), written in the same
+// transaction; a post from the MCP server has none.
 import type { Db } from '../db/open.ts';
 import type { Tx } from '../db/tx.ts';
 import type { EventLog } from '../events/event-log.ts';
@@ -19,6 +22,8 @@ export interface TeamChatPost {
   authorAgentId: string;
   text: string;
   createdAt: number;
+  /** The peer-chat exchange that wrote the post; null for a teamchat MCP post. */
+  exchangeId: string | null;
 }
 
 export interface NewPost {
@@ -27,6 +32,7 @@ export interface NewPost {
   text: string;
   /** Append a `team_chat_post` event (bound sessions). */
   emitEvent: boolean;
+  exchangeId?: string | null;
 }
 
 export interface TeamChatPosts {
@@ -43,25 +49,28 @@ export const previewOf = (text: string): string =>
 export function createTeamChatPosts(deps: { db: Db; tx: Tx; eventLog: EventLog; now?: () => number }): TeamChatPosts {
   const { db, tx, eventLog, now = Date.now } = deps;
   const insert = db.prepare('INSERT INTO team_chat_posts (room, author_agent_id, text, created_at) VALUES (?, ?, ?, ?)');
+  const insertExchange = db.prepare('INSERT INTO team_chat_exchange_posts (post_id, exchange_id) VALUES (?, ?)');
   const afterStmt = db.prepare(
-    `SELECT id, room, author_agent_id AS authorAgentId, text, created_at AS createdAt
-     FROM team_chat_posts WHERE room = ? AND id > ? ORDER BY id LIMIT ?`,
+    `SELECT p.id, p.room, p.author_agent_id AS authorAgentId, p.text, p.created_at AS createdAt, x.exchange_id AS exchangeId
+     FROM team_chat_posts p LEFT JOIN team_chat_exchange_posts x ON x.post_id = p.id
+     WHERE p.room = ? AND p.id > ? ORDER BY p.id LIMIT ?`,
   );
   return {
-    post({ teamId, authorAgentId, text, emitEvent }) {
+    post({ teamId, authorAgentId, text, emitEvent, exchangeId = null }) {
       return tx.run(() => {
         const room = roomOf(teamId);
         const createdAt = now();
         const id = Number(insert.run(room, authorAgentId, text, createdAt).lastInsertRowid);
+        if (exchangeId) insertExchange.run(id, exchangeId);
         if (emitEvent) {
           eventLog.append({
             kind: 'team_chat_post',
             teamId,
             agentId: authorAgentId,
-            data: { postId: id, room, preview: previewOf(text), length: text.length },
+            data: { postId: id, room, preview: previewOf(text), length: text.length, ...(exchangeId ? { exchangeId } : {}) },
           });
         }
-        return { id, room, authorAgentId, text, createdAt };
+        return { id, room, authorAgentId, text, createdAt, exchangeId };
       });
     },
     after: (room, cursor, limit) => afterStmt.all(room, cursor, limit) as TeamChatPost[],

@@ -1,0 +1,108 @@
+// The executions table (migration 12): one row per agent run the team-chat
+// orchestrator starts, written `running` before the gateway is asked, so a
+// crash leaves it behind for recovery to close; and one `cancelled` row per
+// run or ready delegation a stop dropped. A task id on any row marks that task
+// as delivered once (a released task is not delivered again by itself).
+import type { Db } from '../db/open.ts';
+
+export type ExecutionStatus = 'running' | 'completed' | 'error' | 'cancelled';
+
+export interface Execution {
+  id: string;
+  teamId: string;
+  agentId: string;
+  sessionKey: string;
+  runId: string | null;
+  taskId: string | null;
+  trigger: string;
+  chainId: string;
+  traceId: string;
+  spanId: string;
+  parentSpanId: string | null;
+  status: ExecutionStatus;
+  error: string | null;
+  model: string | null;
+  inputTokens: number | null;
+  outputTokens: number | null;
+  costUsd: number | null;
+  startedAt: number;
+  endedAt: number | null;
+}
+
+export type NewExecution = Pick<
+  Execution,
+  'id' | 'teamId' | 'agentId' | 'sessionKey' | 'taskId' | 'trigger' | 'chainId' | 'traceId' | 'spanId' | 'parentSpanId' | 'startedAt'
+>;
+
+export interface ExecutionEnd {
+  status: Exclude<ExecutionStatus, 'running'>;
+  endedAt: number;
+  error?: string | null;
+  model?: string | null;
+  inputTokens?: number | null;
+  outputTokens?: number | null;
+  costUsd?: number | null;
+}
+
+export interface Executions {
+  start(row: NewExecution): void;
+  setRunId(id: string, runId: string): void;
+  /** Ends a `running` row; false when it was no longer running (a stop or recovery closed it first). */
+  finish(id: string, end: ExecutionEnd): boolean;
+  /** A row that never ran: a delegation a stop dropped before it fired. */
+  insertCancelled(row: NewExecution, endedAt: number): void;
+  get(id: string): Execution | null;
+  running(): Execution[];
+  /** Whether any row names the task: it has been delivered (or cancelled) once. */
+  hasTask(taskId: string): boolean;
+  /** The agent's most recent run in the team (a delegation joins its creator's chain). */
+  lastOf(teamId: string, agentId: string): Execution | null;
+  /** Runs a chain has started (cancelled rows that never ran are not counted). */
+  chainRuns(chainId: string): number;
+}
+
+const COLUMNS = `id, team_id AS teamId, agent_id AS agentId, session_key AS sessionKey, run_id AS runId, task_id AS taskId,
+  trigger, chain_id AS chainId, trace_id AS traceId, span_id AS spanId, parent_span_id AS parentSpanId, status, error,
+  model, input_tokens AS inputTokens, output_tokens AS outputTokens, cost_usd AS costUsd, started_at AS startedAt, ended_at AS endedAt`;
+
+export function createExecutions(db: Db): Executions {
+  const insert = db.prepare(
+    `INSERT INTO executions (id, team_id, agent_id, session_key, task_id, trigger, chain_id, trace_id, span_id, parent_span_id, status, started_at, ended_at)
+     VALUES (@id, @teamId, @agentId, @sessionKey, @taskId, @trigger, @chainId, @traceId, @spanId, @parentSpanId, @status, @startedAt, @endedAt)`,
+  );
+  const runIdStmt = db.prepare('UPDATE executions SET run_id = ? WHERE id = ?');
+  const finishStmt = db.prepare(
+    `UPDATE executions SET status = @status, ended_at = @endedAt, error = @error, model = @model,
+       input_tokens = @inputTokens, output_tokens = @outputTokens, cost_usd = @costUsd
+     WHERE id = @id AND status = 'running'`,
+  );
+  const getStmt = db.prepare(`SELECT ${COLUMNS} FROM executions WHERE id = ?`);
+  // Served by the partial index executions_running.
+  const runningStmt = db.prepare(`SELECT ${COLUMNS} FROM executions WHERE status = 'running' ORDER BY started_at, id`);
+  const hasTaskStmt = db.prepare('SELECT 1 FROM executions WHERE task_id = ? LIMIT 1').pluck();
+  const lastOfStmt = db.prepare(
+    `SELECT ${COLUMNS} FROM executions WHERE team_id = ? AND agent_id = ? AND status <> 'cancelled' ORDER BY started_at DESC, id DESC LIMIT 1`,
+  );
+  const chainStmt = db.prepare(`SELECT COUNT(*) FROM executions WHERE chain_id = ? AND (run_id IS NOT NULL OR status <> 'cancelled')`).pluck();
+  return {
+    start: (row) => void insert.run({ ...row, status: 'running', endedAt: null }),
+    setRunId: (id, runId) => void runIdStmt.run(runId, id),
+    finish: (id, end) =>
+      finishStmt.run({
+        id,
+        status: end.status,
+        endedAt: end.endedAt,
+        error: end.error ?? null,
+        model: end.model ?? null,
+        inputTokens: end.inputTokens ?? null,
+        outputTokens: end.outputTokens ?? null,
+        costUsd: end.costUsd ?? null,
+      }).changes === 1,
+    insertCancelled: (row, endedAt) => void insert.run({ ...row, status: 'cancelled', endedAt }),
+    get: (id) => (getStmt.get(id) as Execution | undefined) ?? null,
+    running: () => runningStmt.all() as Execution[],
+    hasTask: (taskId) => hasTaskStmt.get(taskId) === 1,
+    lastOf: (teamId, agentId) => (lastOfStmt.get(teamId, agentId) as Execution | undefined) ?? null,
+    chainRuns: (chainId) => chainStmt.get(chainId) as number,
+  };
+}

@@ -1,0 +1,210 @@
+// The team-chat host (design17 "Shape"): one orchestrator per team, created
+// on demand and evicted after `idleMs` without a run, over its own stores on
+// the database it is given and its own gateway connection. The team-chat
+// worker serves it on its channel (workers/team-chat/main.ts); without a
+// worker the supervisor calls it in its own thread. Its methods mirror the
+// channel's requests; what it commits and streams goes out through `emit`.
+// Creating it runs recovery: no executions row is left `running`.
+import type { Db } from '../db/open.ts';
+import { createChatMessages } from '../db/chat-messages.ts';
+import { createSettingsTable } from '../db/settings-table.ts';
+import { createTx } from '../db/tx.ts';
+import { createCostRecords } from '../costs/index.ts';
+import { createDomain } from '../domain.ts';
+import { createEventLog } from '../events/event-log.ts';
+import type { GatewaySession } from '../gateway/client.ts';
+import { createGatewayConnection, type GatewayConnection, type TargetFn } from '../gateway/connection.ts';
+import type { DeviceIdentity } from '../gateway/device-identity.ts';
+import type { Logger } from '../log.ts';
+import { createTeamChatPosts } from '../mcp/team-chat-posts.ts';
+import { createRedactor } from '../redact.ts';
+import type { ConfigurePayload, GatewayPort, TeamChatContext, TeamChatEmit } from './context.ts';
+import { createEntryWriter } from './entries.ts';
+import { createExecutions } from './executions.ts';
+import { createOrchestrator, type Orchestrator, type StopCounts } from './orchestrator.ts';
+import { recoverRunning } from './recovery.ts';
+import type { ChatIngest, ExchangeStart } from './schemas.ts';
+
+export type { TeamChatEmit } from './context.ts';
+
+export interface TeamChatHost {
+  configure(p: ConfigurePayload): void;
+  ingest(p: ChatIngest): { agentId: string | null; sessionKey: string; entryId: string };
+  stop(p: { teamId: string }): Promise<StopCounts>;
+  boardChanged(p: { teamId: string; taskId: string }): void;
+  exchange(p: ExchangeStart): { exchangeId: string };
+  stats(): { orchestrators: number; running: number; queued: number; runs: number };
+  /** Closes the gateway connection; runs in flight are not aborted (the next start's recovery closes their rows). */
+  close(): Promise<void>;
+}
+
+export type ConnectFn = (target: TargetFn, logger: Logger) => GatewayConnection;
+
+export interface TeamChatHostOptions {
+  db: Db;
+  logger: Logger;
+  identity: () => DeviceIdentity;
+  version: string;
+  turnBound: number;
+  idleMs: number;
+  runTimeoutMs: number;
+  emit: TeamChatEmit;
+  /** Injected clock: eviction and every timestamp the host writes. */
+  now?: () => number;
+  /** How the gateway connection is made (unit tests pass a stub for failure paths). */
+  connect?: ConnectFn;
+  /** How long a failed send waits for the connection before its one retry (default 10 s). */
+  reconnectWaitMs?: number;
+}
+
+export const RECONNECT_WAIT_MS = 10_000;
+/** How often idle orchestrators are looked for (at most; a short idleMs looks more often). */
+const SWEEP_EVERY_MS = 60_000;
+
+const defaultConnect: ConnectFn = (target, logger) => createGatewayConnection({ target, logger });
+
+export function createTeamChatHost(opts: TeamChatHostOptions): TeamChatHost {
+  const { db, emit } = opts;
+  const now = opts.now ?? Date.now;
+  const logger = opts.logger.child({ component: 'team-chat' });
+  let secrets: readonly string[] = [];
+  let target: ConfigurePayload['gateway'] = null;
+  let started = false;
+  let closed = false;
+
+  const redactor = createRedactor(() => secrets);
+  const tx = createTx(db, (err) => logger.error({ err }, 'after-commit hook failed'));
+  // Every row the host commits goes out at commit time, in commit order.
+  const eventLog = createEventLog({ db, tx, logger, redactor, now, onCommitted: (rows) => emit('committed', { chat: [], events: rows }) });
+  const chat = createChatMessages(db, tx, (rows) => emit('committed', { chat: rows, events: [] }), now);
+  const domain = createDomain({ db, tx, settingsTable: createSettingsTable(db, now), eventLog, logger, now });
+
+  const connection = (opts.connect ?? defaultConnect)(
+    () => (target && target.url ? { url: target.url, token: target.token, identity: opts.identity(), version: opts.version } : null),
+    logger,
+  );
+  const waiters = new Set<() => void>();
+  const live = (): GatewaySession | null => {
+    const s = connection.session();
+    return s && !s.closed ? s : null;
+  };
+  const gateway: GatewayPort = {
+    session: live,
+    waitSession(ms, signal) {
+      const s = live();
+      if (s || closed || signal?.aborted) return Promise.resolve(s);
+      return new Promise((resolve) => {
+        const wake = () => {
+          clearTimeout(timer);
+          waiters.delete(wake);
+          signal?.removeEventListener('abort', wake);
+          resolve(live());
+        };
+        const timer = setTimeout(wake, ms);
+        waiters.add(wake);
+        signal?.addEventListener('abort', wake, { once: true });
+      });
+    },
+    request: (method, params, ropts) => connection.request(method, params, ropts),
+  };
+
+  const ctx: TeamChatContext = {
+    db,
+    tx,
+    logger,
+    now,
+    domain,
+    eventLog,
+    chat,
+    entries: createEntryWriter(chat, now),
+    executions: createExecutions(db),
+    costs: createCostRecords({ db, tx, agents: domain.agents, now }),
+    posts: createTeamChatPosts({ db, tx, eventLog, now }),
+    gateway,
+    redactor,
+    emit,
+    turnBound: opts.turnBound,
+    runTimeoutMs: opts.runTimeoutMs,
+    reconnectWaitMs: opts.reconnectWaitMs ?? RECONNECT_WAIT_MS,
+    closed: () => closed,
+  };
+
+  // Rows left `running` by a process that is gone are closed before anything else happens.
+  let toAbort = recoverRunning(ctx);
+  connection.onStatus((s) => {
+    if (s.state !== 'connected') return;
+    for (const wake of [...waiters]) wake();
+    const abort = toAbort;
+    toAbort = [];
+    for (const r of abort) {
+      connection.request('chat.abort', { sessionKey: r.gatewaySessionKey, runId: r.runId }, { timeoutMs: 5000, waitMs: 0 }).catch((err: unknown) => {
+        // Best effort: the row is closed already; a run the gateway no longer knows has nothing to abort.
+        logger.warn({ err: String(err), runId: r.runId }, 'team chat: abort of an interrupted run failed');
+      });
+    }
+  });
+
+  const orchestrators = new Map<string, Orchestrator>();
+  const orchestrator = (teamId: string): Orchestrator => {
+    let o = orchestrators.get(teamId);
+    if (!o) {
+      o = createOrchestrator(ctx, teamId);
+      orchestrators.set(teamId, o);
+    }
+    return o;
+  };
+  /** Drops orchestrators with nothing in flight or queued for idleMs (on the injected clock). */
+  let evictedRuns = 0;
+  const sweep = () => {
+    const t = now();
+    for (const [teamId, o] of orchestrators) {
+      if (!o.idle() || t - o.lastActive() < opts.idleMs) continue;
+      evictedRuns += o.counts().runs;
+      orchestrators.delete(teamId);
+    }
+  };
+  const sweeper = setInterval(sweep, Math.max(1000, Math.min(opts.idleMs, SWEEP_EVERY_MS)));
+  sweeper.unref();
+
+  return {
+    configure(p) {
+      secrets = p.secrets;
+      const changed = target?.url !== p.gateway?.url || target?.token !== p.gateway?.token;
+      target = p.gateway;
+      if (closed) return;
+      if (!started) {
+        started = true;
+        connection.start();
+      } else if (changed) {
+        connection.reconfigure();
+      }
+    },
+    ingest: (p) => orchestrator(p.teamId).ingest(p),
+    async stop({ teamId }) {
+      // An evicted (or never created) orchestrator has nothing to stop: all zeros, no new orchestrator.
+      sweep();
+      const o = orchestrators.get(teamId);
+      return o ? o.stop() : { aborted: 0, released: 0, dropped: 0, cancelled: 0 };
+    },
+    boardChanged: ({ teamId }) => orchestrator(teamId).boardChanged(),
+    exchange: (p) => orchestrator(p.teamId).exchange(p),
+    stats() {
+      sweep();
+      const out = { orchestrators: orchestrators.size, running: 0, queued: 0, runs: evictedRuns };
+      for (const o of orchestrators.values()) {
+        const c = o.counts();
+        out.running += c.running;
+        out.queued += c.queued;
+        out.runs += c.runs;
+      }
+      return out;
+    },
+    async close() {
+      if (closed) return;
+      closed = true;
+      clearInterval(sweeper);
+      for (const wake of [...waiters]) wake();
+      await connection.stop();
+    },
+  };
+}

@@ -1,0 +1,382 @@
+// One team's orchestrator (design17 "Behaviour", docs/team-chat.md): a FIFO
+// per agent (one run at a time per agent, agents of the team concurrently),
+// the chains that user messages start (a trace, a turn count against the
+// bound), hand-overs found in replies, delegations delivered when the board
+// makes them ready and their results handed back to the lead, and stop.
+import { COMMENT_MAX } from '../board/schemas.ts';
+import type { Task } from '../board/types.ts';
+import { messageOf } from '../errors.ts';
+import { uuidv7 } from '../ids.ts';
+import type { ChatIngest, ExchangeStart } from './schemas.ts';
+import type { TeamChatContext } from './context.ts';
+import { readyDelegations, resultMessage, taskMessage } from './delegations.ts';
+import { runExchange, type ExchangeState } from './exchange.ts';
+import { buildPreamble, deliveryText } from './preamble.ts';
+import { abortQuietly, newTraceId, startRun, type RunHandle, type RunOutcome } from './run.ts';
+import { addressable, gatewaySessionKeyOf, handOvers, loadRoster, resolveTarget, sessionKeyOf, type RosterAgent, type TeamRoster } from './target.ts';
+
+export const NO_AGENT_TEXT = 'No agent can answer in this team yet: add an agent or set a lead.';
+
+export type Trigger = 'user' | 'handover' | 'delegation' | 'result';
+
+/** A user message and every run it leads to: one trace, one turn count. */
+export interface Chain {
+  id: string;
+  traceId: string;
+  /** Runs admitted so far (queued or started), the first included. */
+  runs: number;
+  /** The turn bound was hit (its note is written once). */
+  hit: boolean;
+  /** Where the turn-bound note goes: the user's target's (or the lead's) session key. */
+  noteKey: string;
+}
+
+interface Delivery {
+  agent: RosterAgent;
+  message: string;
+  trigger: Trigger;
+  taskId: string | null;
+  chain: Chain;
+  parentSpanId: string | null;
+}
+
+export interface StopCounts {
+  aborted: number;
+  released: number;
+  dropped: number;
+  cancelled: number;
+}
+
+export interface Orchestrator {
+  ingest(p: ChatIngest): { agentId: string | null; sessionKey: string; entryId: string };
+  boardChanged(): void;
+  exchange(p: ExchangeStart): { exchangeId: string };
+  stop(): Promise<StopCounts>;
+  /** Nothing in flight and nothing queued. */
+  idle(): boolean;
+  /** When the last run ended or the last message came (the eviction clock). */
+  lastActive(): number;
+  counts(): { running: number; queued: number; runs: number };
+}
+
+export function createOrchestrator(ctx: TeamChatContext, teamId: string): Orchestrator {
+  const { domain, now } = ctx;
+  const queues = new Map<string, Delivery[]>();
+  const running = new Map<string, { delivery: Delivery; handle: RunHandle }>();
+  const exchanges = new Set<ExchangeState>();
+  const chains = new Map<string, Chain>();
+  /** Tasks this orchestrator claimed and has not settled: a stop releases them. */
+  const claimed = new Set<string>();
+  /** Delegations the turn bound dropped: not offered again while this orchestrator lives. */
+  const boundDropped = new Set<string>();
+  let last = now();
+  let runs = 0;
+  const touch = () => (last = now());
+
+  const chainOf = (id: string, traceId: string, noteKey: string): Chain => {
+    let c = chains.get(id);
+    if (!c) {
+      c = { id, traceId, runs: ctx.executions.chainRuns(id), hit: false, noteKey };
+      chains.set(id, c);
+    }
+    return c;
+  };
+
+  /** Counts the delivery against its chain's bound; a delivery past the bound is dropped with a note. */
+  const admit = (d: Delivery): boolean => {
+    const { chain } = d;
+    if (chain.runs < ctx.turnBound) {
+      chain.runs++;
+      return true;
+    }
+    ctx.tx.run(() => {
+      ctx.eventLog.append({
+        kind: 'turn_bound_hit',
+        teamId,
+        agentId: d.agent.id,
+        taskId: d.taskId,
+        traceId: chain.traceId,
+        parentSpanId: d.parentSpanId,
+        correlationId: chain.id,
+        data: { chainId: chain.id, bound: ctx.turnBound, dropped: { agentId: d.agent.id, trigger: d.trigger } },
+      });
+      if (!chain.hit) {
+        ctx.entries.meta({
+          teamId,
+          agentId: null,
+          sessionKey: chain.noteKey,
+          text: `Turn bound reached: one message may start at most ${ctx.turnBound} runs; the ${d.trigger} to ${d.agent.name} was not delivered.`,
+        });
+      }
+    });
+    chain.hit = true;
+    return false;
+  };
+
+  const speakerSelected = (d: Delivery, fromId: string | null, reason: string) =>
+    ctx.eventLog.append({
+      kind: 'speaker_selected',
+      teamId,
+      agentId: d.agent.id,
+      taskId: d.taskId,
+      traceId: d.chain.traceId,
+      parentSpanId: d.parentSpanId,
+      correlationId: d.chain.id,
+      data: { from: fromId, to: d.agent.id, reason, trigger: d.trigger },
+    });
+
+  const push = (d: Delivery) => {
+    const q = queues.get(d.agent.id) ?? [];
+    q.push(d);
+    queues.set(d.agent.id, q);
+    pump(d.agent.id);
+  };
+
+  const textFor = (roster: TeamRoster, message: string) =>
+    deliveryText(
+      buildPreamble({
+        rules: domain.rules.get(teamId).text,
+        userIntro: domain.onboarding.get(teamId).userIntroText,
+        roster,
+        activity: domain.activitySummary(teamId),
+      }),
+      message,
+    );
+
+  function pump(agentId: string): void {
+    if (running.has(agentId) || ctx.closed()) return;
+    const d = queues.get(agentId)?.shift();
+    if (!d) return;
+    let handle: RunHandle;
+    try {
+      handle = startRun(ctx, {
+        teamId,
+        agent: d.agent,
+        sessionKey: sessionKeyOf(d.agent, teamId),
+        gatewaySessionKey: gatewaySessionKeyOf(d.agent, teamId),
+        text: textFor(loadRoster(domain, teamId), d.message),
+        trigger: d.trigger,
+        taskId: d.taskId,
+        chainId: d.chain.id,
+        traceId: d.chain.traceId,
+        parentSpanId: d.parentSpanId,
+        transcript: true,
+      });
+    } catch (err) {
+      // The database refused the run's row: nothing was sent; the next delivery still gets its turn.
+      ctx.logger.error({ err, teamId, agentId }, 'team chat: could not start a run');
+      if (d.taskId) claimed.delete(d.taskId);
+      pump(agentId);
+      return;
+    }
+    runs++;
+    running.set(agentId, { delivery: d, handle });
+    void handle.done.then((outcome) => {
+      running.delete(agentId);
+      try {
+        after(d, handle, outcome);
+      } catch (err) {
+        ctx.logger.error({ err, teamId, agentId }, 'team chat: follow-up of a run failed');
+      }
+      touch();
+      pump(agentId);
+    });
+  }
+
+  /** What a run's end sets going: the task's settlement, its result to the lead, hand-overs in the reply. */
+  function after(d: Delivery, h: RunHandle, o: RunOutcome): void {
+    if (o.state === 'cancelled') return;
+    const roster = loadRoster(domain, teamId);
+    if (d.trigger === 'delegation' && d.taskId) settleTask(d, h, o, roster);
+    if (o.state !== 'final') return;
+    for (const to of handOvers(o.text, roster, d.agent.id)) {
+      handOver(d, h, to, 'handover', `Message from ${d.agent.name}:\n${o.text}`, `mentioned by ${d.agent.name}`);
+    }
+  }
+
+  function handOver(from: Delivery, h: RunHandle, to: RosterAgent, trigger: Trigger, message: string, reason: string): void {
+    const d: Delivery = { agent: to, message, trigger, taskId: null, chain: from.chain, parentSpanId: h.spanId };
+    if (!admit(d)) return;
+    speakerSelected(d, from.agent.id, reason);
+    push(d);
+  }
+
+  function settleTask(d: Delivery, h: RunHandle, o: RunOutcome, roster: TeamRoster): void {
+    const taskId = d.taskId as string;
+    claimed.delete(taskId);
+    const task = domain.board.get(taskId);
+    // Someone moved the task meanwhile (a person on the board, the agent itself through the tasks server): theirs to settle.
+    if (task?.status === 'in_progress') {
+      try {
+        if (o.state === 'final') {
+          domain.board.comment(taskId, { body: (o.text.trim() || '(no reply)').slice(0, COMMENT_MAX), authorAgentId: d.agent.id });
+          domain.board.update(taskId, { status: 'done', actorAgentId: d.agent.id });
+        } else {
+          domain.board.comment(taskId, { body: `Run failed: ${o.error ?? 'unknown error'}`.slice(0, COMMENT_MAX), authorAgentId: d.agent.id });
+          domain.board.update(taskId, { status: 'blocked', actorAgentId: d.agent.id });
+        }
+      } catch (err) {
+        ctx.logger.warn({ err: messageOf(err), taskId }, 'team chat: could not settle a delegated task');
+      }
+    }
+    if (o.state === 'final' && task && roster.lead && roster.lead.id !== d.agent.id) {
+      handOver(d, h, roster.lead, 'result', resultMessage(task, d.agent.name, o.text), `result of task: ${task.title}`);
+    }
+    scan();
+  }
+
+  /** Delivers every delegation of the team that is ready and was never delivered. */
+  function scan(): void {
+    const roster = loadRoster(domain, teamId);
+    const agents = new Map(addressable(roster).map((a) => [a.id, a]));
+    const skip = new Set([...claimed, ...boundDropped]);
+    for (const task of readyDelegations(domain.board, ctx.executions, teamId, new Set(agents.keys()), skip)) {
+      deliverTask(task, agents.get(task.assigneeAgentId as string) as RosterAgent, roster);
+    }
+  }
+
+  function deliverTask(task: Task, agent: RosterAgent, roster: TeamRoster): void {
+    const creator = task.createdByAgentId ? domain.agents.get(task.createdByAgentId) : null;
+    const lastRun = creator ? ctx.executions.lastOf(teamId, creator.id) : null;
+    const noteKey = sessionKeyOf(roster.lead ?? agent, teamId);
+    const chain = lastRun
+      ? chainOf(lastRun.chainId, lastRun.traceId, noteKey)
+      : chainOf(`task-${task.id}`, newTraceId(), noteKey);
+    const d: Delivery = { agent, message: taskMessage(task, creator?.name ?? 'the user'), trigger: 'delegation', taskId: task.id, chain, parentSpanId: lastRun?.spanId ?? null };
+    if (!admit(d)) {
+      boundDropped.add(task.id);
+      return;
+    }
+    try {
+      domain.board.claim(task.id, agent.id);
+    } catch (err) {
+      // Another writer claimed or moved it first: it is theirs now.
+      chain.runs--;
+      ctx.logger.debug({ err: messageOf(err), taskId: task.id }, 'team chat: delegation not claimed');
+      return;
+    }
+    claimed.add(task.id);
+    speakerSelected(d, creator?.id ?? null, `task: ${task.title}`);
+    push(d);
+  }
+
+  return {
+    ingest(p) {
+      touch();
+      const roster = loadRoster(domain, teamId);
+      const target = resolveTarget(roster, p.message, p.targetAgentId);
+      const entryId = p.entryId ?? `user-${uuidv7(now())}`;
+      const sessionKey = sessionKeyOf(target, teamId);
+      const result = { agentId: target?.id ?? null, sessionKey, entryId };
+      const fresh = ctx.tx.run(() => {
+        const rows = ctx.entries.user({ teamId, agentId: target?.id ?? null, sessionKey, text: p.message, entryId });
+        if (rows.length > 0 && !target) ctx.entries.meta({ teamId, agentId: null, sessionKey, text: NO_AGENT_TEXT });
+        return rows.length > 0;
+      });
+      // A repeated entryId (a client retry) writes nothing new and queues nothing new.
+      if (!fresh || !target) return result;
+      const chain = chainOf(entryId, newTraceId(), sessionKey);
+      const d: Delivery = { agent: target, message: p.message, trigger: 'user', taskId: null, chain, parentSpanId: null };
+      if (admit(d)) push(d);
+      return result;
+    },
+
+    boardChanged() {
+      touch();
+      scan();
+    },
+
+    exchange(p) {
+      touch();
+      const state: ExchangeState = { id: uuidv7(now()), stopped: false, handle: null, runs: 0 };
+      exchanges.add(state);
+      void runExchange(ctx, p, state, (roster, message) => textFor(roster, message))
+        .catch((err: unknown) => ctx.logger.error({ err, teamId, exchangeId: state.id }, 'team chat: exchange failed'))
+        .finally(() => {
+          runs += state.runs;
+          exchanges.delete(state);
+          touch();
+        });
+      return { exchangeId: state.id };
+    },
+
+    async stop() {
+      const counts: StopCounts = { aborted: 0, released: 0, dropped: 0, cancelled: 0 };
+      const t = now();
+      const handles: RunHandle[] = [...running.values()].map((r) => r.handle);
+      for (const ex of exchanges) {
+        ex.stopped = true;
+        if (ex.handle) handles.push(ex.handle);
+      }
+      const idleAgents = new Set<string>();
+      ctx.tx.run(() => {
+        for (const q of queues.values()) {
+          for (const d of q.splice(0)) {
+            counts.dropped++;
+            if (d.trigger !== 'delegation' || !d.taskId) continue;
+            ctx.executions.insertCancelled(
+              {
+                id: uuidv7(t),
+                teamId,
+                agentId: d.agent.id,
+                sessionKey: sessionKeyOf(d.agent, teamId),
+                taskId: d.taskId,
+                trigger: d.trigger,
+                chainId: d.chain.id,
+                traceId: d.chain.traceId,
+                spanId: newTraceId().slice(0, 16),
+                parentSpanId: d.parentSpanId,
+                startedAt: t,
+              },
+              t,
+            );
+            counts.cancelled++;
+          }
+        }
+        for (const h of handles) {
+          h.stopped = true;
+          h.abort.abort();
+          if (!ctx.executions.finish(h.executionId, { status: 'cancelled', endedAt: t, error: 'stopped by the user' })) continue;
+          counts.aborted++;
+          counts.cancelled++;
+          ctx.eventLog.append({
+            kind: 'execution_completed',
+            teamId,
+            agentId: h.spec.agent.id,
+            taskId: h.spec.taskId,
+            traceId: h.spec.traceId,
+            spanId: h.spanId,
+            parentSpanId: h.spec.parentSpanId,
+            correlationId: h.spec.chainId,
+            data: { executionId: h.executionId, runId: h.runId, status: 'cancelled', trigger: h.spec.trigger },
+          });
+          ctx.domain.agents.setStatus(h.spec.agent.id, 'idle');
+          idleAgents.add(h.spec.agent.id);
+        }
+      });
+      await Promise.all(handles.map((h) => abortQuietly(ctx, h)));
+      for (const taskId of claimed) {
+        const task = domain.board.get(taskId);
+        if (task?.status !== 'in_progress') continue;
+        try {
+          domain.board.update(taskId, { status: 'todo' });
+          counts.released++;
+        } catch (err) {
+          ctx.logger.warn({ err: messageOf(err), taskId }, 'team chat: could not release a task on stop');
+        }
+      }
+      claimed.clear();
+      for (const agentId of idleAgents) ctx.emit('status', { teamId, agentId, status: 'idle' });
+      touch();
+      return counts;
+    },
+
+    idle: () => running.size === 0 && exchanges.size === 0 && [...queues.values()].every((q) => q.length === 0),
+    lastActive: () => last,
+    counts: () => ({
+      running: running.size + [...exchanges].filter((e) => e.handle !== null).length,
+      queued: [...queues.values()].reduce((n, q) => n + q.length, 0),
+      runs: runs + [...exchanges].reduce((n, e) => n + e.runs, 0),
+    }),
+  };
+}

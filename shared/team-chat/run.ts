@@ -1,0 +1,289 @@
+// One agent run (design17 "Run", "Failures"): an executions row `running`,
+// `execution_started`, status running; the send through the gateway (chat.send
+// after subscribing, shared/gateway/chat.ts) with each delta handed on; then
+// either the reply committed with its usage priced into a cost record and a
+// `cost` event, or the failure recorded (what had streamed kept, a
+// `system`/`meta` entry, `error` event, status error). A send that fails
+// because the connection is down is retried once after waiting for it.
+import { randomBytes } from 'node:crypto';
+import { messageOf } from '../errors.ts';
+import type { EventInput } from '../events/types.ts';
+import { sendChat, type ChatTurn } from '../gateway/chat.ts';
+import type { GatewaySession } from '../gateway/client.ts';
+import { GatewayError } from '../gateway/frames.ts';
+import { uuidv7 } from '../ids.ts';
+import type { TeamChatContext } from './context.ts';
+import type { RosterAgent } from './target.ts';
+import { HISTORY_LIMIT, usageOfRun, type RunUsage } from './usage.ts';
+
+export interface RunSpec {
+  teamId: string;
+  agent: RosterAgent;
+  /** svc's transcript key (also the executions row's session key). */
+  sessionKey: string;
+  gatewaySessionKey: string;
+  /** The full text sent: preamble, marker, message. */
+  text: string;
+  /** `user`, `handover`, `delegation`, `result`, `exchange`. */
+  trigger: string;
+  taskId: string | null;
+  chainId: string;
+  traceId: string;
+  parentSpanId: string | null;
+  /** Team deliveries write transcript entries; exchange turns only post to the room. */
+  transcript: boolean;
+}
+
+export interface RunOutcome {
+  state: 'final' | 'error' | 'cancelled';
+  text: string;
+  error: string | null;
+  runId: string | null;
+}
+
+export interface RunHandle {
+  readonly executionId: string;
+  readonly spanId: string;
+  readonly spec: RunSpec;
+  runId: string | null;
+  /** The running text so far (replace semantics). */
+  text: string;
+  /** Set by a stop: the run is being aborted and its row is already `cancelled`. */
+  stopped: boolean;
+  /** Aborted by a stop: ends a wait for the gateway at once. */
+  readonly abort: AbortController;
+  readonly done: Promise<RunOutcome>;
+}
+
+/** Gateway codes that mean the connection, not the run, failed: the send is retried once. */
+const CONNECTION_CODES: ReadonlySet<string> = new Set(['CLOSED', 'UNAVAILABLE', 'UNREACHABLE']);
+
+export const newTraceId = (): string => randomBytes(16).toString('hex');
+const newSpanId = (): string => randomBytes(8).toString('hex');
+
+/** The fields every event of a run carries: who, which task, and where it sits in the chain's trace. */
+export function runEventBase(spec: RunSpec, spanId: string): Omit<EventInput, 'kind'> {
+  return {
+    teamId: spec.teamId,
+    agentId: spec.agent.id,
+    taskId: spec.taskId,
+    traceId: spec.traceId,
+    spanId,
+    parentSpanId: spec.parentSpanId,
+    correlationId: spec.chainId,
+  };
+}
+
+/** Starts a run: its row, event and status are written before this returns; the gateway part goes on in `done`. */
+export function startRun(ctx: TeamChatContext, spec: RunSpec): RunHandle {
+  const executionId = uuidv7(ctx.now());
+  const spanId = newSpanId();
+  ctx.tx.run(() => {
+    ctx.executions.start({
+      id: executionId,
+      teamId: spec.teamId,
+      agentId: spec.agent.id,
+      sessionKey: spec.sessionKey,
+      taskId: spec.taskId,
+      trigger: spec.trigger,
+      chainId: spec.chainId,
+      traceId: spec.traceId,
+      spanId,
+      parentSpanId: spec.parentSpanId,
+      startedAt: ctx.now(),
+    });
+    ctx.domain.agents.setStatus(spec.agent.id, 'running');
+    ctx.eventLog.append({
+      kind: 'execution_started',
+      ...runEventBase(spec, spanId),
+      data: { executionId, sessionKey: spec.sessionKey, trigger: spec.trigger },
+    });
+  });
+  ctx.emit('status', { teamId: spec.teamId, agentId: spec.agent.id, status: 'running' });
+  const handle: { -readonly [K in keyof RunHandle]: RunHandle[K] } = {
+    executionId,
+    spanId,
+    spec,
+    runId: null,
+    text: '',
+    stopped: false,
+    abort: new AbortController(),
+    done: Promise.resolve<RunOutcome>({ state: 'cancelled', text: '', error: null, runId: null }),
+  };
+  handle.done = drive(ctx, handle).catch((err: unknown): RunOutcome => {
+    const outcome: RunOutcome = { state: 'error', text: handle.text, error: messageOf(err), runId: handle.runId };
+    if (ctx.closed()) return outcome;
+    // A bug or a database failure past the send: the run must still end, not stay `running`.
+    ctx.logger.error({ err, executionId }, 'team chat run failed unexpectedly');
+    try {
+      return fail(ctx, handle, `internal error: ${messageOf(err)}`);
+    } catch (again) {
+      // The database itself refuses: the row stays `running` and the next start's recovery closes it.
+      ctx.logger.error({ err: again, executionId }, 'team chat: could not record a failed run');
+      return outcome;
+    }
+  });
+  return handle;
+}
+
+async function drive(ctx: TeamChatContext, h: RunHandle): Promise<RunOutcome> {
+  let session: GatewaySession | null = liveSession(ctx);
+  for (let attempt = 0; ; attempt++) {
+    if (ctx.closed()) return { state: 'cancelled', text: h.text, error: null, runId: h.runId };
+    if (h.stopped) return cancelled(ctx, h);
+    let turn: ChatTurn;
+    try {
+      if (!session) throw new GatewayError({ code: 'UNAVAILABLE', message: 'gateway not connected' });
+      turn = await send(ctx, h, session);
+    } catch (err) {
+      if (ctx.closed()) return { state: 'cancelled', text: h.text, error: null, runId: h.runId };
+      if (h.stopped) return cancelled(ctx, h);
+      const e = err instanceof GatewayError ? err : new GatewayError({ code: 'UNKNOWN', message: messageOf(err) });
+      const down = CONNECTION_CODES.has(e.code) || (e.code === 'TIMEOUT' && h.runId === null);
+      if (down && attempt === 0) {
+        ctx.logger.warn({ code: e.code, executionId: h.executionId }, 'team chat send failed; waiting for the gateway to retry once');
+        session = await ctx.gateway.waitSession(ctx.reconnectWaitMs, h.abort.signal);
+        continue;
+      }
+      if (e.code === 'TIMEOUT' && h.runId !== null) {
+        void abortQuietly(ctx, h);
+        return fail(ctx, h, `timed out after ${ctx.runTimeoutMs} ms`);
+      }
+      return fail(ctx, h, e.message);
+    }
+    h.runId = turn.runId;
+    if (h.stopped) return cancelled(ctx, h);
+    if (turn.state === 'final') {
+      h.text = turn.text;
+      return complete(ctx, h, await usageOf(ctx, h, turn.runId));
+    }
+    return fail(ctx, h, turn.state === 'aborted' ? 'the run was aborted at the gateway' : (turn.errorMessage ?? 'run failed'));
+  }
+}
+
+function liveSession(ctx: TeamChatContext): GatewaySession | null {
+  const s = ctx.gateway.session();
+  return s && !s.closed ? s : null;
+}
+
+/** One chat.send; the run id is taken from the first event of this session so a stop or timeout can abort it. */
+async function send(ctx: TeamChatContext, h: RunHandle, session: GatewaySession): Promise<ChatTurn> {
+  const { spec } = h;
+  const off = session.on('chat', (frame) => {
+    const p = frame.payload as { runId?: unknown; sessionKey?: unknown; state?: unknown } | null;
+    // A late `final` copy of an earlier run of this session must not name this one.
+    if (!p || p.sessionKey !== spec.gatewaySessionKey || typeof p.runId !== 'string' || p.state === 'final') return;
+    if (h.runId !== p.runId) {
+      h.runId = p.runId;
+      ctx.executions.setRunId(h.executionId, p.runId);
+    }
+  });
+  try {
+    return await sendChat(session, {
+      sessionKey: spec.gatewaySessionKey,
+      message: spec.text,
+      timeoutMs: ctx.runTimeoutMs,
+      onText: (text) => {
+        h.text = text;
+        ctx.emit('delta', { teamId: spec.teamId, agentId: spec.agent.id, sessionKey: spec.sessionKey, runId: h.runId ?? '', text });
+      },
+    });
+  } finally {
+    off();
+  }
+}
+
+/** Best effort: a run the orchestrator gave up on should not go on spending at the gateway. */
+export function abortQuietly(ctx: TeamChatContext, h: Pick<RunHandle, 'runId' | 'spec'>): Promise<boolean> {
+  const params = h.runId ? { sessionKey: h.spec.gatewaySessionKey, runId: h.runId } : { sessionKey: h.spec.gatewaySessionKey };
+  return ctx.gateway.request('chat.abort', params, { timeoutMs: 5000, waitMs: 0 }).then(
+    () => true,
+    (err: unknown) => {
+      // The run ends on our side either way; a gateway that is gone has nothing left to abort.
+      ctx.logger.warn({ err: messageOf(err) }, 'team chat: chat.abort failed');
+      return false;
+    },
+  );
+}
+
+async function usageOf(ctx: TeamChatContext, h: RunHandle, runId: string): Promise<RunUsage> {
+  try {
+    const history = await ctx.gateway.request('chat.history', { sessionKey: h.spec.gatewaySessionKey, limit: HISTORY_LIMIT }, { timeoutMs: 10_000, waitMs: 0 });
+    return usageOfRun(history, runId);
+  } catch (err) {
+    // The reply is in hand; a usage read that fails records zero tokens rather than losing the reply.
+    ctx.logger.warn({ err: messageOf(err), runId }, 'team chat: chat.history for usage failed; cost recorded as zero');
+    return { inputTokens: 0, outputTokens: 0, model: null };
+  }
+}
+
+function complete(ctx: TeamChatContext, h: RunHandle, usage: RunUsage): RunOutcome {
+  const { spec } = h;
+  const runId = h.runId as string;
+  ctx.tx.run(() => {
+    if (spec.transcript && h.text !== '') {
+      ctx.entries.reply({ teamId: spec.teamId, agentId: spec.agent.id, sessionKey: spec.sessionKey, text: h.text, runId, trigger: spec.trigger, taskId: spec.taskId });
+    }
+    const cost = ctx.costs.record({
+      agentId: spec.agent.id,
+      teamId: spec.teamId,
+      runId,
+      sessionKey: spec.sessionKey,
+      model: usage.model,
+      inputTokens: usage.inputTokens,
+      outputTokens: usage.outputTokens,
+    });
+    const base = runEventBase(spec, h.spanId);
+    const usageData = { executionId: h.executionId, runId, model: usage.model, inputTokens: usage.inputTokens, outputTokens: usage.outputTokens, usd: cost.costUsd };
+    ctx.eventLog.append({ kind: 'cost', ...base, data: usageData });
+    // A stop that raced the final already closed the row (and wrote its end event).
+    const ended = ctx.executions.finish(h.executionId, {
+      status: 'completed',
+      endedAt: ctx.now(),
+      model: usage.model,
+      inputTokens: usage.inputTokens,
+      outputTokens: usage.outputTokens,
+      costUsd: cost.costUsd,
+    });
+    if (ended) {
+      ctx.eventLog.append({ kind: 'execution_completed', ...base, data: { ...usageData, status: 'completed', trigger: spec.trigger } });
+      ctx.domain.agents.setStatus(spec.agent.id, 'idle');
+    }
+  });
+  if (!h.stopped) ctx.emit('status', { teamId: spec.teamId, agentId: spec.agent.id, status: 'idle' });
+  return { state: 'final', text: h.text, error: null, runId };
+}
+
+/** Keeps what had streamed as the agent's entry: nothing shown to the user is lost. */
+function keepStreamed(ctx: TeamChatContext, h: RunHandle): void {
+  const { spec } = h;
+  if (spec.transcript && h.text !== '' && h.runId) {
+    ctx.entries.reply({ teamId: spec.teamId, agentId: spec.agent.id, sessionKey: spec.sessionKey, text: h.text, runId: h.runId, trigger: spec.trigger, taskId: spec.taskId });
+  }
+}
+
+function fail(ctx: TeamChatContext, h: RunHandle, why: string): RunOutcome {
+  const { spec } = h;
+  const reason = ctx.redactor.text(why);
+  ctx.tx.run(() => {
+    keepStreamed(ctx, h);
+    if (spec.transcript) {
+      ctx.entries.meta({ teamId: spec.teamId, agentId: spec.agent.id, sessionKey: spec.sessionKey, text: `Could not deliver to ${spec.agent.name}: ${reason}`, runId: h.runId });
+    }
+    if (ctx.executions.finish(h.executionId, { status: 'error', endedAt: ctx.now(), error: reason })) {
+      const base = runEventBase(spec, h.spanId);
+      ctx.eventLog.appendMany([
+        { kind: 'execution_completed', ...base, data: { executionId: h.executionId, runId: h.runId, status: 'error', trigger: spec.trigger } },
+        { kind: 'error', ...base, data: { errorClass: 'TeamChatRunError', message: `Could not deliver to ${spec.agent.name}: ${reason}`, executionId: h.executionId } },
+      ]);
+      ctx.domain.agents.setStatus(spec.agent.id, 'error');
+    }
+  });
+  ctx.emit('status', { teamId: spec.teamId, agentId: spec.agent.id, status: 'error' });
+  return { state: 'error', text: h.text, error: reason, runId: h.runId };
+}
+
+function cancelled(ctx: TeamChatContext, h: RunHandle): RunOutcome {
+  ctx.tx.run(() => keepStreamed(ctx, h));
+  return { state: 'cancelled', text: h.text, error: null, runId: h.runId };
+}
