@@ -29,6 +29,7 @@ import type { McpHost } from './services/mcp-host.ts';
 import type { JobPool } from './services/pool.ts';
 import type { SettingsService } from './services/settings-service.ts';
 import type { StreamHub } from './services/stream-hub.ts';
+import type { TeamChatService } from './services/team-chat-service.ts';
 
 export interface AppDeps {
   config: Config;
@@ -68,4 +69,6 @@ export interface AppDeps {
   agentTokens: AgentTokenStore;
   /** The in-process MCP servers (Streamable HTTP sessions under /api/mcp/*). */
   mcp: McpHost;
+  /** Team chat: ingest, stop, exchanges (the team-chat worker), the stream's reads and tier-2 frames. */
+  teamChat: TeamChatService;
 }

@@ -42,6 +42,8 @@ import { createJobPool } from './services/pool.ts';
 import { createSettingsService } from './services/settings-service.ts';
 import { StreamHub } from './services/stream-hub.ts';
 import { Supervisor, workerEntry, type Service } from './services/supervision.ts';
+import { createTeamChatService } from './services/team-chat-service.ts';
+import { TeamFrames } from './http/team-frames.ts';
 
 export const CHAT_BATCH = 500;
 
@@ -145,8 +147,16 @@ export function createRuntime(config: Config, logger: Logger, opts: RuntimeOptio
     mcpProbes: () => mcpProbes(),
     otlpEndpoint: config.otlpTracesEndpoint ?? config.otlpEndpoint,
     workers: async () => {
-      const [tailStats, ingestStats] = await Promise.all([tail ? tail.request('stats', {}, { timeoutMs: 1000 }) : null, ingest.stats()]);
-      const stats: Record<string, Record<string, number> | null> = { tail: tailStats?.ok ? tailStats.result : null, ingest: ingestStats };
+      const [tailStats, ingestStats, teamChatStats] = await Promise.all([
+        tail ? tail.request('stats', {}, { timeoutMs: 1000 }) : null,
+        ingest.stats(),
+        teamChat.stats(),
+      ]);
+      const stats: Record<string, Record<string, number> | null> = {
+        tail: tailStats?.ok ? tailStats.result : null,
+        ingest: ingestStats,
+        'team-chat': teamChatStats,
+      };
       return supervisor.statuses().map((w) => (stats[w.name] ? { ...w, stats: stats[w.name] as Record<string, number> } : w));
     },
   }));
@@ -154,6 +164,24 @@ export function createRuntime(config: Config, logger: Logger, opts: RuntimeOptio
   const settingsTable = createSettingsTable(db);
   // Only this process's operator principals (the HTTP routes') resolve approvals.
   const broker = createBroker({ db, tx, config, paths, logger, redactor, eventLog, isOperator: isOperatorPrincipal });
+  // The activity summary reads saved memory; MCP sessions on this connection share the store.
+  const domain = createDomain({ db, tx, settingsTable, eventLog, logger, memory: memoryStoreFor({ db, tx, logger, config }) });
+  const teamChat = createTeamChatService({
+    supervisor,
+    config,
+    paths,
+    db,
+    domain,
+    hubs,
+    frames: new TeamFrames(),
+    settings,
+    settingsTable,
+    gatewayLink,
+    redactor,
+    identity: deviceIdentity,
+    logger,
+    startWorker: startWorkers,
+  });
   const base: Omit<AppDeps, 'mcp'> = {
     config,
     logger,
@@ -166,8 +194,7 @@ export function createRuntime(config: Config, logger: Logger, opts: RuntimeOptio
     ingest,
     eventQueries: createEventQueries(db),
     chatMessages,
-    // The activity summary reads saved memory; MCP sessions on this connection share the store.
-    domain: createDomain({ db, tx, settingsTable, eventLog, logger, memory: memoryStoreFor({ db, tx, logger, config }) }),
+    domain,
     hubs,
     sse: new SseRegistry({ maxStreams: config.maxStreams }),
     settings,
@@ -182,6 +209,7 @@ export function createRuntime(config: Config, logger: Logger, opts: RuntimeOptio
     gatewayHost,
     broker,
     agentTokens: createAgentTokenStore(db),
+    teamChat,
   };
   const deps: AppDeps = { ...base, mcp: createMcpHost(base) };
   if (!opts.mcpProbes) mcpProbes = () => deps.mcp.probes();
@@ -200,6 +228,7 @@ export function createRuntime(config: Config, logger: Logger, opts: RuntimeOptio
     async close() {
       deps.sse.closeAll();
       proxy.closeAll();
+      await teamChat.close();
       await deps.mcp.close();
       await gatewayLink.stop();
       await otel.shutdown();

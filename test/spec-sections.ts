@@ -68,6 +68,7 @@ export const SECTIONS: readonly SpecSection[] = [
   { heading: 'Delegation graph', under: 'Resources and their fields' },
   { heading: 'Boot report', under: 'Resources and their fields' },
   { heading: 'Gateway process', under: 'States and transitions' },
+  { heading: 'Team chat run effects', under: 'States and transitions' },
   { heading: 'Authentication', under: 'top level' },
   { heading: 'Events', under: 'top level' },
   { heading: 'SSE streams', under: 'top level' },
@@ -95,12 +96,6 @@ export const UNSERVED: readonly UnservedSection[] = [
     under: 'States and transitions',
     why: 'budgets have no routes in svc yet (Governance serves only its audit log)',
     probes: [{ method: 'GET', url: '/api/governance/budgets' }, { method: 'POST', url: '/api/governance/budgets' }],
-  },
-  {
-    heading: 'Team chat run effects',
-    under: 'States and transitions',
-    why: 'the team-chat worker that runs team chat has not moved in yet',
-    probes: [{ method: 'POST', url: '/api/teams/t1/chat' }, { method: 'POST', url: '/api/teams/t1/chat/stop' }, { method: 'GET', url: '/api/teams/t1/chat/stream' }],
   },
   {
     heading: 'Connectors',

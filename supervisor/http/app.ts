@@ -27,6 +27,8 @@ import { execSettingsRoutes } from './routes/exec-settings.ts';
 import { execAllowlistRoutes } from './routes/exec-allowlist.ts';
 import { teamContextRoutes } from './routes/team-context.ts';
 import { teamsRoutes } from './routes/teams.ts';
+import { teamChatRoutes } from './routes/team-chat.ts';
+import { teamChatRoomRoutes } from './routes/team-chat-room.ts';
 import { costRecordsRoutes } from './routes/costs.ts';
 import { fleetRoutes } from './routes/fleet.ts';
 import { chatHistoryRoutes } from './routes/chat-history.ts';
@@ -141,6 +143,8 @@ export function buildApp(deps: AppDeps, opts: BuildAppOptions = {}): FastifyInst
   execAllowlistRoutes(app, deps);
   teamsRoutes(app, deps);
   teamContextRoutes(app, deps);
+  teamChatRoutes(app, deps);
+  teamChatRoomRoutes(app, deps);
   agentsRoutes(app, deps);
   boardRoutes(app, deps);
   leadRoutes(app, deps);

@@ -37,6 +37,11 @@ export function frameData(json: string): string {
   return `data: ${json}\n\n`;
 }
 
+/** A named frame without a cursor (the team chat's tier-2 signals: `delta`, `status`, `board`, `room`). */
+export function frameEvent(event: string, json: string): string {
+  return `event: ${event}\ndata: ${json}\n\n`;
+}
+
 /** A comment line: ignored by EventSource, it keeps proxies and idle sockets from closing the stream. */
 export function frameComment(text: string): string {
   return `: ${text}\n\n`;

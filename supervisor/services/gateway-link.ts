@@ -19,6 +19,8 @@ export interface GatewayLink {
   status(): ConnectionStatus;
   /** Settings changed: drop the session and connect again. */
   reconfigure(): void;
+  /** Calls `handler` on every reconfigure() (the team-chat worker's own connection follows the settings too); returns the unsubscribe. */
+  onReconfigure(handler: () => void): () => void;
 }
 
 /** What the runtime that owns the link holds besides: its lifecycle and the connection's settled state. */
@@ -42,12 +44,29 @@ export function createGatewayLink(opts: {
       return { url: r.gatewayUrl, token: r.token, identity: opts.identity(), version: opts.version };
     },
   });
+  const reconfigureHandlers = new Set<() => void>();
   return {
     connection,
     start: () => connection.start(),
     stop: () => connection.stop(),
     call: (method, params, callOpts) => connection.request(method, params, callOpts),
     status: () => connection.status(),
-    reconfigure: () => connection.reconfigure(),
+    reconfigure: () => {
+      connection.reconfigure();
+      for (const handler of reconfigureHandlers) {
+        try {
+          handler();
+        } catch (err) {
+          // One follower failing must not keep the others on the old settings; it is logged.
+          opts.logger.error({ err }, 'a gateway reconfigure handler failed');
+        }
+      }
+    },
+    onReconfigure: (handler) => {
+      reconfigureHandlers.add(handler);
+      return () => {
+        reconfigureHandlers.delete(handler);
+      };
+    },
   };
 }

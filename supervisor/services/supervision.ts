@@ -59,6 +59,8 @@ export interface Service<C extends Contract> {
 interface Managed {
   status: ServiceStatus;
   stop(): Promise<void>;
+  /** Ends the thread as a crash would (restart policy applies); false when none runs. */
+  terminate(): Promise<boolean>;
 }
 
 export class Supervisor {
@@ -147,6 +149,14 @@ export class Supervisor {
         await exited;
         clearTimeout(timer);
       },
+      terminate: async () => {
+        const w = worker;
+        if (!w) return false;
+        const exited = new Promise<void>((resolve) => w.once('exit', () => resolve()));
+        await w.terminate();
+        await exited;
+        return true;
+      },
     };
     this.services.set(spec.name, managed);
     launch();
@@ -161,6 +171,16 @@ export class Supervisor {
         return client.request(method, payload, opts);
       }) as ChannelClient<C>['request'],
     };
+  }
+
+  /**
+   * Kills a worker's thread the way a crash would: its requests in flight
+   * fail, its exit handler runs and the restart policy restarts it. For fault
+   * tests and operator tooling; false when no such worker runs now.
+   */
+  async terminate(name: string): Promise<boolean> {
+    const m = this.services.get(name);
+    return m ? m.terminate() : false;
   }
 
   statuses(): ServiceStatus[] {

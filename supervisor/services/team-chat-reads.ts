@@ -1,0 +1,80 @@
+// What the team chat's routes read in this thread (the worker writes): the
+// roster and lead that fix a stream's session-key set, the agents' run
+// statuses for the stream's snapshot, committed transcript rows past a
+// cursor, and the peer-chat room. Reads only; every write goes through the
+// team-chat host.
+import type { ChatRow } from '../../shared/db/chat-messages.ts';
+import { CHAT_COLUMNS_SQL } from '../../shared/db/chat-messages.ts';
+import type { Db } from '../../shared/db/open.ts';
+import type { Domain } from '../../shared/domain.ts';
+import { roomOf } from '../../shared/mcp/team-chat-posts.ts';
+import { teamFallbackSessionKey, teamSessionKey, type AgentRunStatus, type RoomPost, type RoomQuery } from '../../shared/team-chat/schemas.ts';
+import { addressable, loadRoster } from '../../shared/team-chat/target.ts';
+
+export interface TeamChatReads {
+  /** Ids of the live (not archived) agents whose team is `teamId`, oldest first. */
+  members(teamId: string): string[];
+  /** The stream's session-key set: each member's and the lead's team key, and the team's fallback key. */
+  sessionKeys(teamId: string): string[];
+  /** One status per member and the lead: `running` and `error` as stored, anything else `idle`. */
+  statuses(teamId: string): Array<{ agentId: string; status: AgentRunStatus }>;
+  /** Committed rows of `keys` with an id above `cursor` and at most `upTo`, ascending, at most `limit`. */
+  rowsAfter(keys: readonly string[], cursor: number, upTo: number, limit: number): ChatRow[];
+  maxChatId(): number;
+  /** A cursor read of the team's room. */
+  room(q: RoomQuery): RoomPost[];
+  post(id: number): RoomPost | null;
+}
+
+const POST_COLUMNS_SQL = `p.id, p.room, p.author_agent_id AS authorAgentId, p.text, p.created_at AS createdAt, x.exchange_id AS exchangeId`;
+const POST_FROM_SQL = 'FROM team_chat_posts p LEFT JOIN team_chat_exchange_posts x ON x.post_id = p.id';
+
+interface PostRow {
+  id: number;
+  room: string;
+  authorAgentId: string;
+  text: string;
+  createdAt: number;
+  exchangeId: string | null;
+}
+
+export function createTeamChatReads(db: Db, domain: Pick<Domain, 'teams' | 'agents' | 'lead'>): TeamChatReads {
+  // Served by the (session_key, id) index, one range per key.
+  const rowsStmt = db.prepare(
+    `SELECT ${CHAT_COLUMNS_SQL} FROM chat_messages
+     WHERE session_key IN (SELECT value FROM json_each(?)) AND id > ? AND id <= ? ORDER BY id LIMIT ?`,
+  );
+  const maxIdStmt = db.prepare('SELECT COALESCE(MAX(id), 0) FROM chat_messages').pluck();
+  const roomStmt = db.prepare(`SELECT ${POST_COLUMNS_SQL} ${POST_FROM_SQL} WHERE p.room = ? AND p.id > ? ORDER BY p.id LIMIT ?`);
+  const postStmt = db.prepare(`SELECT ${POST_COLUMNS_SQL} ${POST_FROM_SQL} WHERE p.id = ?`);
+
+  const teamIdOfRoom = (room: string) => room.slice(room.indexOf(':') + 1);
+  const toPost = (r: PostRow): RoomPost => ({
+    id: r.id,
+    teamId: teamIdOfRoom(r.room),
+    authorAgentId: r.authorAgentId,
+    text: r.text,
+    createdAt: r.createdAt,
+    exchangeId: r.exchangeId,
+  });
+
+  /** The members, then the team's effective lead when it is not one of them (the host's own rule, target.ts). */
+  const speakers = (teamId: string) => addressable(loadRoster(domain, teamId)).map((a) => a.id);
+  const statusOf = (agentId: string): AgentRunStatus => {
+    const s = domain.agents.get(agentId)?.status;
+    return s === 'running' || s === 'error' ? s : 'idle';
+  };
+
+  return {
+    members: (teamId) => domain.agents.list({ teamId }).map((a) => a.id),
+    sessionKeys: (teamId) => [...speakers(teamId).map((id) => teamSessionKey(id, teamId)), teamFallbackSessionKey(teamId)],
+    statuses: (teamId) => speakers(teamId).map((agentId) => ({ agentId, status: statusOf(agentId) })),
+    rowsAfter: (keys, cursor, upTo, limit) => rowsStmt.all(JSON.stringify(keys), cursor, upTo, limit) as ChatRow[],
+    maxChatId: () => maxIdStmt.get() as number,
+    room: (q) => (roomStmt.all(roomOf(q.teamId), q.since, q.limit) as PostRow[]).map(toPost),
+    post: (id) => {
+      const r = postStmt.get(id) as PostRow | undefined;
+      return r ? toPost(r) : null;
+    },
+  };
+}

@@ -1,0 +1,115 @@
+// The front door's side of team chat (design17 "Shape"). Messages, stops and
+// exchanges go to the team-chat host: in the team-chat worker when workers
+// run (the orchestrators and their gateway connection never share the front
+// door's thread), in this thread otherwise (inject() tests): see
+// team-chat-targets.ts. What the host reports is handled here, the same way
+// either way:
+//   committed rows  -> the live fan-out (hubs), as this thread's own commits;
+//   delta / status  -> the team's tier-2 frames (http/team-frames.ts).
+// Board rows and room posts of a team become frames too, and board rows a
+// `boardChanged` for the host (team-chat-frames.ts). The gateway target goes
+// to the host again whenever the gateway settings change.
+import type { EventOf } from '../../shared/channels/contract.ts';
+import type { ChatRow } from '../../shared/db/chat-messages.ts';
+import type { SettingsTable } from '../../shared/db/settings-table.ts';
+import type { Domain } from '../../shared/domain.ts';
+import type { EventRow } from '../../shared/events/types.ts';
+import { uuidv7 } from '../../shared/ids.ts';
+import type { Redactor } from '../../shared/redact.ts';
+import type { ChatIngest, ExchangeStart } from '../../shared/team-chat/schemas.ts';
+import type { GatewayLink } from './gateway-link.ts';
+import type { CachedSettingsService } from './settings-service.ts';
+import type { StreamHub } from './stream-hub.ts';
+import { listenForBoardAndRoom, type TeamFrameHub } from './team-chat-frames.ts';
+import { createTeamChatReads, type TeamChatReads } from './team-chat-reads.ts';
+import {
+  hereTarget, workerTarget,
+  type C, type ConfigurePayload, type IngestResult, type StopResult, type TargetDeps, type TeamChatEmitHandler,
+} from './team-chat-targets.ts';
+
+export interface TeamChatService {
+  /** The per-team tier-2 frames the stream route subscribes to. */
+  readonly frames: TeamFrameHub;
+  /** What the stream and room routes read. */
+  readonly reads: TeamChatReads;
+  /** Persists the user entry (entryId minted here when the client gave none) and queues the delivery. */
+  ingest(p: ChatIngest): Promise<IngestResult>;
+  stop(teamId: string): Promise<StopResult>;
+  exchange(p: ExchangeStart): Promise<{ exchangeId: string }>;
+  /** The host's counters (health's `workers`), or null when the worker does not run or answer. */
+  stats(): Promise<Record<string, number> | null>;
+  close(): Promise<void>;
+}
+
+export interface TeamChatServiceOptions extends TargetDeps {
+  domain: Pick<Domain, 'teams' | 'agents' | 'lead' | 'board'>;
+  hubs: { events: StreamHub<EventRow>; chat: StreamHub<ChatRow> };
+  frames: TeamFrameHub;
+  settings: Pick<CachedSettingsService, 'resolved'>;
+  /** The team-scoped settings (the chat gate). */
+  settingsTable: Pick<SettingsTable, 'get'>;
+  gatewayLink: Pick<GatewayLink, 'onReconfigure'>;
+  redactor: Redactor;
+  startWorker: boolean;
+}
+
+export function createTeamChatService(opts: TeamChatServiceOptions): TeamChatService {
+  const { frames, hubs, logger } = opts;
+  const log = logger.child({ component: 'team-chat' });
+  const reads = createTeamChatReads(opts.db, opts.domain);
+  /** Agents the host last reported `running`, per team: they get an `error` frame if the worker dies. */
+  const running = new Map<string, Set<string>>();
+
+  const emit: TeamChatEmitHandler = (event, payload) => {
+    if (event === 'committed') {
+      const p = payload as EventOf<C, 'committed'>;
+      if (p.chat.length > 0) hubs.chat.offerCommitted(p.chat);
+      if (p.events.length > 0) hubs.events.offerCommitted(p.events);
+    } else if (event === 'delta') {
+      const p = payload as EventOf<C, 'delta'>;
+      frames.publish(p.teamId, 'delta', { sessionKey: p.sessionKey, runId: p.runId, text: p.text });
+    } else if (event === 'status') {
+      const p = payload as EventOf<C, 'status'>;
+      let agents = running.get(p.teamId);
+      if (p.status === 'running') {
+        if (!agents) running.set(p.teamId, (agents = new Set()));
+        agents.add(p.agentId);
+      } else if (agents) {
+        agents.delete(p.agentId);
+        if (agents.size === 0) running.delete(p.teamId);
+      }
+      frames.publish(p.teamId, 'status', { agentId: p.agentId, status: p.status });
+    }
+  };
+
+  const configurePayload = (): ConfigurePayload => {
+    const r = opts.settings.resolved();
+    return { gateway: r.gatewayUrl ? { url: r.gatewayUrl, token: r.token } : null, secrets: opts.redactor.secrets() };
+  };
+
+  const target = opts.startWorker ? workerTarget(opts, emit, configurePayload, running, log) : hereTarget(opts, emit, configurePayload);
+  const unfollow = opts.gatewayLink.onReconfigure(() => target.configure());
+  const unlisten = listenForBoardAndRoom({
+    events: hubs.events,
+    frames,
+    board: opts.domain.board,
+    reads,
+    settingsTable: opts.settingsTable,
+    boardChanged: (teamId, taskId) => target.boardChanged(teamId, taskId),
+    log,
+  });
+
+  return {
+    frames,
+    reads,
+    ingest: (p) => target.ingest({ ...p, entryId: p.entryId ?? `user-${uuidv7()}` }),
+    stop: (teamId) => target.stop(teamId),
+    exchange: (p) => target.exchange(p),
+    stats: () => target.stats(),
+    async close() {
+      unfollow();
+      unlisten();
+      await target.close();
+    },
+  };
+}
