@@ -18,9 +18,10 @@ import type { Benchmark, BenchResult } from './lib/types.ts';
 import { settingsThroughput } from './settings-throughput.ts';
 import { skillScan } from './skill-scan.ts';
 import { sseFanout } from './sse-fanout.ts';
+import { teamChat } from './team-chat.ts';
 import { teamsList } from './teams-list.ts';
 
-const ALL: Benchmark[] = [settingsThroughput, teamsList, sseFanout, boardClaim, boot, obsIngest, obsReads, skillScan, mcp];
+const ALL: Benchmark[] = [settingsThroughput, teamsList, sseFanout, boardClaim, boot, obsIngest, obsReads, skillScan, mcp, teamChat];
 
 interface Row extends Partial<BenchResult> {
   name: string;
