@@ -11,7 +11,7 @@ import { messageOf } from './errors.ts';
 
 export type { ChildKind };
 
-const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 
 /** Expands a leading `~` to the user's home directory. */
 export function expandTilde(p: string): string {

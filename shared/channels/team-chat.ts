@@ -8,6 +8,7 @@
 // The gateway target and the secrets in play come with `configure`, sent on
 // every (re)start and whenever the gateway settings change.
 import { z } from 'zod';
+import { LOG_LEVELS } from '../config.ts';
 import { ChatRowSchema } from '../db/chat-messages.ts';
 import { EventRowSchema } from '../events/types.ts';
 import { AgentRunStatus, ChatIngest, ExchangeStart } from '../team-chat/schemas.ts';
@@ -68,5 +69,7 @@ export const TeamChatWorkerData = z.object({
   turnBound: z.number().int().positive(),
   idleMs: z.number().int().positive(),
   runTimeoutMs: z.number().int().positive(),
+  /** svc's log level: the worker logs through its own redacting logger at the same level. */
+  logLevel: z.enum(LOG_LEVELS),
 });
 export type TeamChatWorkerData = z.infer<typeof TeamChatWorkerData>;

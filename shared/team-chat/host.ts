@@ -17,6 +17,7 @@ import { createGatewayConnection, type GatewayConnection, type TargetFn } from '
 import type { DeviceIdentity } from '../gateway/device-identity.ts';
 import type { Logger } from '../log.ts';
 import { createTeamChatPosts } from '../mcp/team-chat-posts.ts';
+import { memoryStoreFor } from '../memory/index.ts';
 import { createRedactor } from '../redact.ts';
 import type { ConfigurePayload, GatewayPort, TeamChatContext, TeamChatEmit } from './context.ts';
 import { createEntryWriter } from './entries.ts';
@@ -77,7 +78,9 @@ export function createTeamChatHost(opts: TeamChatHostOptions): TeamChatHost {
   // Every row the host commits goes out at commit time, in commit order.
   const eventLog = createEventLog({ db, tx, logger, redactor, now, onCommitted: (rows) => emit('committed', { chat: [], events: rows }) });
   const chat = createChatMessages(db, tx, (rows) => emit('committed', { chat: rows, events: [] }), now);
-  const domain = createDomain({ db, tx, settingsTable: createSettingsTable(db, now), eventLog, logger, now });
+  // The activity summary's saved-memory section reads rows only: no embedding provider is needed for it.
+  const memory = memoryStoreFor({ db, tx, logger, embedder: null, now });
+  const domain = createDomain({ db, tx, settingsTable: createSettingsTable(db, now), eventLog, logger, memory, now });
 
   const connection = (opts.connect ?? defaultConnect)(
     () => (target && target.url ? { url: target.url, token: target.token, identity: opts.identity(), version: opts.version } : null),

@@ -25,8 +25,11 @@ export interface TeamRoster {
 const pick = (a: { id: string; name: string; gatewayId: string | null }): RosterAgent => ({ id: a.id, name: a.name, gatewayId: a.gatewayId });
 
 export function loadRoster(domain: Pick<Domain, 'agents' | 'teams' | 'lead'>, teamId: string): TeamRoster {
+  const team = domain.teams.get(teamId);
+  // A team that does not exist has no one to answer (not even the global lead): its messages are kept, not sent.
+  if (!team) return { teamId, members: [], lead: null };
   const members = domain.agents.list({ teamId }).map(pick);
-  const leaderId = domain.teams.get(teamId)?.leaderAgentId ?? null;
+  const leaderId = team.leaderAgentId ?? null;
   const leader = leaderId ? domain.agents.getLive(leaderId) : null;
   const globalId = leader ? null : (domain.lead.effective()?.agentId ?? null);
   const global = globalId ? domain.agents.getLive(globalId) : null;

@@ -129,6 +129,7 @@ export function workerTarget(
       turnBound: opts.config.teamChatTurnBound,
       idleMs: opts.config.teamChatIdleMs,
       runTimeoutMs: opts.config.teamChatRunTimeoutMs,
+      logLevel: opts.config.logLevel,
     }),
     onStart: (client) => {
       ready = false;

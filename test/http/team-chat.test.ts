@@ -175,6 +175,19 @@ void test('Teams → POST /api/teams/:id/chat: a team with no agent and no lead 
   assert.match(meta.entry.text, /No agent can answer/);
 });
 
+void test('Teams → POST /api/teams/:id/chat: a team id that does not exist is kept under its own key and sent to no one, even with a global lead set', async (t) => {
+  const f = await chatFixture(t);
+  const lead = await f.app.inject({ method: 'POST', url: '/api/lead/override', payload: { agentId: f.lead } });
+  assert.equal(lead.statusCode, 200, lead.body);
+  const res = await f.post({ message: 'hello?' }, 'no-such-team');
+  assert.equal(res.statusCode, 202, res.body);
+  const user = lastUser(f);
+  assert.equal(user.sessionKey, 'team:no-such-team');
+  const meta = await f.metaAfter('team:no-such-team', user.id);
+  assert.match(meta.entry.text, /No agent can answer/);
+  assert.equal(f.rows().filter((r) => r.sessionKey === `agent:${f.lead}:team:no-such-team`).length, 0, 'the global lead was sent nothing');
+});
+
 void test('Teams → POST /api/teams/:id/chat: a request whose client goes away at once still runs: the user entry and the delivery\'s meta entry appear', async (t) => {
   const f = await chatFixture(t);
   await f.app.listen({ port: 0, host: '127.0.0.1' });

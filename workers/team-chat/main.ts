@@ -19,7 +19,7 @@ const data = TeamChatWorkerData.parse(workerData);
 
 // The secrets in play, as the last `configure` sent them: masked in every log line and event row.
 let secrets: readonly string[] = [];
-const logger = createLogger({ level: 'warn', name: 'team-chat', redactor: createRedactor(() => secrets) });
+const logger = createLogger({ level: data.logLevel, name: 'team-chat', redactor: createRedactor(() => secrets) });
 const db = openDatabase(data.dbPath, { migrate: false });
 let identity: DeviceIdentity | null = null;
 
