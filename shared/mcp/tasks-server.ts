@@ -5,9 +5,10 @@
 // claimed", the route's 409) and is not retried here.
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
-import { ClaimSchema, CommentSchema, LIST_LIMIT_MAX, TaskCreateSchema, TaskListQuerySchema } from '../board/schemas.ts';
+import type { AgentStore } from '../agents/store.ts';
+import { ClaimSchema, CommentSchema, LIST_LIMIT_MAX, TaskCreateSchema, TaskListQuerySchema, type TaskCreate } from '../board/schemas.ts';
 import { okResult, runTool } from './results.ts';
-import type { McpServerFactory } from './types.ts';
+import type { McpBinding, McpServerFactory } from './types.ts';
 
 const TaskId = z.string().min(1, 'must be a non-empty string').max(200).describe('the task id');
 const Filter = z.string().min(1).max(200);
@@ -22,7 +23,21 @@ export const CreateTaskInput = TaskCreateSchema;
 export const ClaimTaskInput = z.object({ taskId: TaskId, agentId: ClaimSchema.shape.agentId.describe('the agent that takes the task') });
 export const AddCommentInput = CommentSchema.extend({ taskId: TaskId });
 
-export const createTasksServer: McpServerFactory = (ctx) => {
+/**
+ * A session bound to an agent (a minted binding) creates tasks as that agent:
+ * the creator is the bound agent and, when no team is named, the task is on
+ * the creator's team. That is what makes it a delegation the team-chat
+ * orchestrator delivers (docs/team-chat.md).
+ */
+function withCreator(args: TaskCreate, binding: McpBinding, agents: Pick<AgentStore, 'get'>): TaskCreate {
+  const creator = binding.creatorAgentId;
+  if (creator === undefined) return args;
+  const createdByAgentId = args.createdByAgentId ?? creator;
+  const teamId = args.teamId !== undefined ? args.teamId : (agents.get(createdByAgentId)?.teamId ?? null);
+  return { ...args, createdByAgentId, teamId };
+}
+
+export const createTasksServer: McpServerFactory = (ctx, binding) => {
   const { board } = ctx.domain;
   const server = new McpServer({ name: 'svc-tasks', version: ctx.config.version });
 
@@ -42,7 +57,7 @@ export const createTasksServer: McpServerFactory = (ctx) => {
       description: 'Create a task (status todo). Optional team, assignee, creator agent, parent task, runtime and dependencies (task ids it waits for).',
       inputSchema: CreateTaskInput,
     },
-    (args) => runTool(ctx, 'create_task', () => okResult({ task: board.create(args) })),
+    (args) => runTool(ctx, 'create_task', () => okResult({ task: board.create(withCreator(args, binding, ctx.domain.agents)) })),
   );
 
   server.registerTool(

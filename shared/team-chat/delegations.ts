@@ -1,7 +1,9 @@
 // Which board tasks of a team are delegations ready to deliver (design17
-// "Delegations"): status `todo`, assigned to an agent the team can address,
-// no open blocker, and never delivered before (no executions row names the
-// task, so a task a stop released is not delivered again by itself).
+// "Delegations"): created by an agent (a task a person puts on the board is
+// theirs to hand out: svc does not start work on it by itself), status
+// `todo`, assigned to an agent the team can address, no open blocker, and
+// never delivered before (no executions row names the task, so a task a stop
+// released is not delivered again by itself).
 import type { Board } from '../board/board.ts';
 import { LIST_LIMIT_MAX } from '../board/schemas.ts';
 import type { Task } from '../board/types.ts';
@@ -18,6 +20,7 @@ export function readyDelegations(
     .list({ teamId, status: 'todo', limit: LIST_LIMIT_MAX })
     .filter(
       (t) =>
+        t.createdByAgentId !== null &&
         t.assigneeAgentId !== null &&
         assignees.has(t.assigneeAgentId) &&
         !skip.has(t.id) &&

@@ -140,7 +140,7 @@ void test('Security (issue 15 #6): a minted binding names the session\'s agent o
     scopeAgentId: 'alice', scopeTeamId: 'red', scopeTenantId: 'n', agentTokenId: binding.id,
   });
   assert.deepEqual(httpSessionBinding('teamchat', { roomTeamId: 'red' }, token, tokens), { roomTeamId: 'red', postAuthorAgentId: 'alice', agentTokenId: binding.id });
-  assert.deepEqual(httpSessionBinding('tasks', {}, token, tokens), { agentTokenId: binding.id });
+  assert.deepEqual(httpSessionBinding('tasks', {}, token, tokens), { creatorAgentId: 'alice', agentTokenId: binding.id });
   assert.deepEqual(stdioSessionBinding('tools', (k) => ({ SVC_MCP_BINDING: token })[k], tokens), { agentId: 'alice', taskId: 'task-1', agentTokenId: binding.id });
   assert.deepEqual(httpSessionBinding('tools', {}, undefined, tokens), {}, 'no header: anonymous');
 
@@ -185,4 +185,19 @@ void test('Security (issue 15 #13): a stdio binary masks the gateway token svc r
   const stored = ctx.db.prepare('SELECT data FROM events').pluck().all() as string[];
   assert.equal(stored.length, 1);
   assert.ok(!stored[0]?.includes(gatewayToken), 'the stored row holds no gateway token');
+});
+
+void test('Team chat (issue 17 #4): a session bound to an agent creates tasks as that agent, on its team unless the call names one', async (t) => {
+  const ctx = context(t);
+  const team = ctx.domain.teams.create({ name: 'Crew', icon: '🚀', color: '#00ff00' });
+  ctx.domain.agents.create({ id: 'lena', name: 'Lena', teamId: team.id, role: 'lead' });
+  const bound = await connect(t, ctx, 'tasks', { creatorAgentId: 'lena' });
+  const anonymous = await connect(t, ctx, 'tasks');
+  const taskOf = (r: unknown) => JSON.parse(((r as CallToolResult).content[0] as { text: string }).text) as { task: { createdByAgentId: string | null; teamId: string | null } };
+  const mine = taskOf(await bound.callTool({ name: 'create_task', arguments: { title: 'research', assigneeAgentId: 'bob' } }));
+  assert.deepEqual([mine.task.createdByAgentId, mine.task.teamId], ['lena', team.id]);
+  const elsewhere = taskOf(await bound.callTool({ name: 'create_task', arguments: { title: 'no team', teamId: null } }));
+  assert.deepEqual([elsewhere.task.createdByAgentId, elsewhere.task.teamId], ['lena', null], 'an explicit null team is kept');
+  const plain = taskOf(await anonymous.callTool({ name: 'create_task', arguments: { title: 'by a person' } }));
+  assert.deepEqual([plain.task.createdByAgentId, plain.task.teamId], [null, null]);
 });

@@ -179,12 +179,14 @@ void test('Team chat (issue 17 #2): a repeated entryId writes nothing new and qu
   assert.equal(host.stats().queued + host.stats().running, 0);
 });
 
-void test('Team chat (issue 17 #4): ready delegations are todo tasks of the team, assigned to a roster agent, with no open blocker, never delivered', (t) => {
+void test('Team chat (issue 17 #4): ready delegations are todo tasks of the team, created by an agent, assigned to a roster agent, with no open blocker, never delivered', (t) => {
   const f = fixture(t);
   const teamId = team(f, [{ id: 'bob', name: 'Bob' }]);
   const { board } = f.domain;
-  const mk = (title: string, assigneeAgentId: string | null, dependsOn: string[] = []) => board.create({ title, teamId, assigneeAgentId, dependsOn }).id;
+  const mk = (title: string, assigneeAgentId: string | null, dependsOn: string[] = []) =>
+    board.create({ title, teamId, assigneeAgentId, dependsOn, createdByAgentId: 'bob' }).id;
   const ready = mk('ready', 'bob');
+  board.create({ title: 'a person made it', teamId, assigneeAgentId: 'bob' });
   mk('stranger', 'stranger');
   mk('nobody', null);
   const open = mk('open blocker', 'bob');
@@ -202,7 +204,7 @@ void test('Team chat (issue 17 #4): ready delegations are todo tasks of the team
   );
   const picked = readyDelegations(board, executions, teamId, new Set(['bob']), new Set()).map((x) => x.title);
   assert.deepEqual(picked.sort(), ['open blocker', 'ready', 'waits for done'].sort());
-  assert.ok(!picked.includes('stranger') && !picked.includes('waits for open') && !picked.includes('delivered once'));
+  assert.ok(!picked.includes('stranger') && !picked.includes('waits for open') && !picked.includes('delivered once') && !picked.includes('a person made it'));
   assert.deepEqual(readyDelegations(board, executions, teamId, new Set(['bob']), new Set([ready, open, unblocked])), []);
 });
 
