@@ -113,8 +113,14 @@ export function gatewayEnv(install: GatewayInstall, stateDir: string): Record<st
   };
 }
 
-/** Writes a loopback-bound config and `.env` whose only model is the fake provider. */
-export function prepareGatewayState(stateDir: string, opts: { port: number; token: string; modelUrl: string }): void {
+/**
+ * Writes a loopback-bound config and `.env` whose only model is the fake provider.
+ * `modelId` names the model (a name svc's pricing table does not know is priced
+ * at the default, so costs are non-zero); `toolSearch: false` offers MCP tools
+ * to the model directly instead of behind the gateway's tool search (RECIPE §10).
+ */
+export function prepareGatewayState(stateDir: string, opts: { port: number; token: string; modelUrl: string; modelId?: string; toolSearch?: boolean }): void {
+  const modelId = opts.modelId ?? FAKE_MODEL_ID;
   mkdirSync(join(stateDir, 'home'), { recursive: true });
   mkdirSync(join(stateDir, 'workspace'), { recursive: true });
   const config = {
@@ -129,7 +135,7 @@ export function prepareGatewayState(stateDir: string, opts: { port: number; toke
           api: 'openai-completions',
           models: [
             {
-              id: FAKE_MODEL_ID,
+              id: modelId,
               name: 'Fake Model',
               reasoning: false,
               input: ['text'],
@@ -141,8 +147,8 @@ export function prepareGatewayState(stateDir: string, opts: { port: number; toke
         },
       },
     },
-    agents: { defaults: { model: { primary: `fakellm/${FAKE_MODEL_ID}` }, workspace: join(stateDir, 'workspace') } },
-    tools: { agentToAgent: { enabled: true }, sessions: { visibility: 'all' } },
+    agents: { defaults: { model: { primary: `fakellm/${modelId}` }, workspace: join(stateDir, 'workspace') } },
+    tools: { agentToAgent: { enabled: true }, sessions: { visibility: 'all' }, ...(opts.toolSearch === undefined ? {} : { toolSearch: opts.toolSearch }) },
   };
   writeFileSync(join(stateDir, 'openclaw.json'), `${JSON.stringify(config, null, 2)}\n`, { mode: 0o600 });
   writeFileSync(join(stateDir, '.env'), `OPENCLAW_GATEWAY_TOKEN=${opts.token}\nFAKELLM_API_KEY=sk-fake-local\n`, { mode: 0o600 });

@@ -1,0 +1,155 @@
+// One real OpenClaw gateway for a team-chat test file (issue 17): Node 24 and
+// the pinned openclaw from the test cache, the fake model as its only
+// provider (a model id svc's pricing table does not know, so runs cost
+// something), `tools.toolSearch: false` so MCP tools are offered to the model
+// directly (RECIPE §10), started by the test in its own process group so a
+// test can kill it and start it again on the same state and port. Agents are
+// created on it with `agents.create` on an operator session of the test's
+// own (as the CLI would), and svc's MCP servers are attached by merging the
+// gateway snippet of GET /api/mcp/config into openclaw.json, as a user pastes it.
+import { randomBytes } from 'node:crypto';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { connect } from 'node:net';
+import { join } from 'node:path';
+import { connectGateway, type GatewaySession } from '../../shared/gateway/client.ts';
+import { loadOrCreateDeviceIdentity } from '../../shared/gateway/device-identity.ts';
+import { startFakeModel, type FakeModel } from './fake-model.ts';
+import { ensureGatewayInstalled, gatewayEnv, prepareGatewayState, startRealGateway, waitForConnect, type GatewayInstall, type StartedGateway } from './real-gateway.ts';
+import { freePort, removeHome, tempHome } from './server.ts';
+import { waitFor } from './wait.ts';
+
+/** Unknown to shared/pricing.ts: priced at the default 3/15 USD per million tokens. */
+export const PRICED_MODEL_ID = 'svc-e2e-llm';
+/** The gateway takes 10-25 s to accept connects on two busy cores; generous so a slow start is not a failure. */
+const GATEWAY_READY_MS = 180_000;
+
+export interface TeamChatGateway {
+  install: GatewayInstall;
+  model: FakeModel;
+  /** A temporary folder for the file: svc's SVC_HOME lives here, the gateway's state in `<home>/gateway-state`. */
+  home: string;
+  stateDir: string;
+  port: number;
+  url: string;
+  token: string;
+  /** The environment svc needs to find and reach this gateway (OPENCLAW_STATE_DIR, Node 24 on PATH, ...). */
+  env: Record<string, string>;
+  /** Starts `openclaw gateway run` and waits until a connect succeeds. */
+  start(): Promise<void>;
+  /** Whether the test started it and has not killed it since. */
+  running(): boolean;
+  /** SIGKILL to the gateway's process group (a crash), then waits until its port refuses connections. */
+  kill(): Promise<void>;
+  /** An operator session of the test's own (reopened after a restart). */
+  session(): Promise<GatewaySession>;
+  /** Creates the agents on the gateway (ids slugified from the names) and waits until agents.list shows them. */
+  createAgents(names: readonly string[]): Promise<string[]>;
+  /** Deep-merges a snippet into openclaw.json (the gateway hot-reloads it). */
+  mergeConfig(snippet: Record<string, unknown>): void;
+  close(): Promise<void>;
+}
+
+function deepMerge(target: Record<string, unknown>, patch: Record<string, unknown>): void {
+  for (const [k, v] of Object.entries(patch)) {
+    const cur = target[k];
+    if (v && typeof v === 'object' && !Array.isArray(v) && cur && typeof cur === 'object' && !Array.isArray(cur)) {
+      deepMerge(cur as Record<string, unknown>, v as Record<string, unknown>);
+    } else {
+      target[k] = v;
+    }
+  }
+}
+
+/** Whether something accepts TCP connections on 127.0.0.1:port. */
+function listening(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const sock = connect({ host: '127.0.0.1', port });
+    sock.once('connect', () => {
+      sock.destroy();
+      resolve(true);
+    });
+    sock.once('error', () => resolve(false));
+  });
+}
+
+export async function startTeamChatGateway(prefix: string): Promise<TeamChatGateway> {
+  const install = await ensureGatewayInstalled();
+  const model = await startFakeModel();
+  const home = tempHome(prefix);
+  const stateDir = join(home, 'gateway-state');
+  const port = await freePort();
+  const token = `test-${randomBytes(12).toString('hex')}`;
+  const url = `ws://127.0.0.1:${port}`;
+  prepareGatewayState(stateDir, { port, token, modelUrl: model.url, modelId: PRICED_MODEL_ID, toolSearch: false });
+  const identity = loadOrCreateDeviceIdentity(join(home, 'test-client', 'identity.json'));
+  let gateway: StartedGateway | null = null;
+  let session: GatewaySession | null = null;
+
+  const rig: TeamChatGateway = {
+    install,
+    model,
+    home,
+    stateDir,
+    port,
+    url,
+    token,
+    env: gatewayEnv(install, stateDir),
+    async start() {
+      gateway = startRealGateway(install, stateDir, port);
+      const started = gateway;
+      await waitForConnect(url, token, identity, GATEWAY_READY_MS).catch((err: Error) => {
+        throw new Error(`${err.message}\n--- gateway output ---\n${started.log()}`);
+      });
+    },
+    running: () => gateway !== null,
+    async kill() {
+      const g = gateway;
+      gateway = null;
+      if (!g) return;
+      try {
+        process.kill(-g.pid, 'SIGKILL');
+      } catch (err) {
+        if ((err as NodeJS.ErrnoException).code !== 'ESRCH') throw err; // already gone
+      }
+      await waitFor(async () => !(await listening(port)), { what: `the killed gateway's port ${port} to close` });
+      await session?.close();
+      session = null;
+    },
+    async session() {
+      if (session && !session.closed) return session;
+      session = await connectGateway({ url, token, identity, version: 'test', connectTimeoutMs: 30_000, requestTimeoutMs: 60_000 });
+      return session;
+    },
+    async createAgents(names) {
+      const s = await rig.session();
+      const ids: string[] = [];
+      for (const name of names) {
+        const r = (await s.request('agents.create', { name, workspace: join(stateDir, 'workspaces', name.toLowerCase()) })) as { agentId: string };
+        ids.push(r.agentId);
+      }
+      // agents.create writes the config; the gateway picks it up about a second later.
+      await waitFor(async () => {
+        const list = (await (await rig.session()).request('agents.list', {})) as { agents: Array<{ id: string }> };
+        return ids.every((id) => list.agents.some((a) => a.id === id));
+      }, { what: `agents ${ids.join(', ')} on the gateway`, intervalMs: 250, timeoutMs: 30_000 });
+      return ids;
+    },
+    mergeConfig(snippet) {
+      const file = join(stateDir, 'openclaw.json');
+      const config = JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>;
+      deepMerge(config, snippet);
+      writeFileSync(file, `${JSON.stringify(config, null, 2)}\n`, { mode: 0o600 });
+    },
+    async close() {
+      await session?.close();
+      session = null;
+      const g = gateway;
+      gateway = null;
+      if (g) await g.stop();
+      model.release();
+      await model.close();
+      removeHome(home);
+    },
+  };
+  return rig;
+}
