@@ -31,6 +31,8 @@ export interface GatewayConnection {
   stop(): Promise<void>;
   /** Drops the current session (if any) and connects again now. */
   reconfigure(): void;
+  /** Someone is waiting for a session: a connection in backoff tries now instead of at the end of its delay. */
+  nudge(): void;
   status(): ConnectionStatus;
   /** The status once no connect is in progress (waits at most `timeoutMs`). */
   settled(timeoutMs: number): Promise<ConnectionStatus>;
@@ -155,6 +157,9 @@ export function createGatewayConnection(opts: ConnectionOptions): GatewayConnect
       dropSession();
       publish({ state: 'idle', failures: 0, connectedAt: null });
       schedule(0);
+    },
+    nudge() {
+      if (status.state === 'backoff') schedule(0);
     },
     status: () => ({ ...status }),
     async settled(timeoutMs) {

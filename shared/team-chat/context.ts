@@ -29,6 +29,13 @@ export interface GatewayPort {
   /** The live session, waiting up to `ms` for one (less when `signal` aborts); null when none came. */
   waitSession(ms: number, signal?: AbortSignal): Promise<GatewaySession | null>;
   request(method: string, params?: unknown, opts?: RequestOptions & { waitMs?: number }): Promise<unknown>;
+  /**
+   * The connection dropped while the gateway had this session's turn going.
+   * A restarted gateway resumes such a turn by itself, and a message sent to
+   * the session meanwhile is swallowed by that resumption; so the session is
+   * reset once the connection is back, before anything else is sent on it.
+   */
+  cutOff(gatewaySessionKey: string): void;
 }
 
 export interface TeamChatContext {

@@ -87,21 +87,60 @@ export function createTeamChatHost(opts: TeamChatHostOptions): TeamChatHost {
     logger,
   );
   const waiters = new Set<() => void>();
+  /** Sessions whose turn the connection cut (GatewayPort.cutOff): reset once connected, before waiters send. */
+  const cutOff = new Set<string>();
+  const resetCutOff = (): Promise<void> => {
+    const keys = [...cutOff];
+    cutOff.clear();
+    return Promise.all(
+      keys.map((key) =>
+        connection.request('sessions.reset', { key }, { timeoutMs: 10_000, waitMs: 0 }).then(
+          () => logger.info({ sessionKey: key }, 'team chat: reset a session whose turn a lost connection cut'),
+          (err: unknown) => {
+            // The session may be gone or the gateway down again: the next send finds out and reports it.
+            logger.warn({ err: String(err), sessionKey: key }, 'team chat: reset of a cut-off session failed');
+          },
+        ),
+      ),
+    ).then(() => undefined);
+  };
   const live = (): GatewaySession | null => {
     const s = connection.session();
     return s && !s.closed ? s : null;
   };
+  let resets = 0;
+  /** The session runs may send on: none while cut-off sessions wait for their reset. */
+  const usable = (): GatewaySession | null => (cutOff.size > 0 || resets > 0 ? null : live());
+  const wakeAll = () => {
+    for (const wake of [...waiters]) wake();
+  };
+  /** Resets the cut-off sessions (when connected), then lets the waiting sends go. */
+  const afterConnect = () => {
+    if (cutOff.size === 0 || !live()) return wakeAll();
+    resets++;
+    void resetCutOff().finally(() => {
+      resets--;
+      wakeAll();
+    });
+  };
   const gateway: GatewayPort = {
-    session: live,
+    session: usable,
+    cutOff(key) {
+      cutOff.add(key);
+      // Normally the connection is down now and the reset waits for it; a connection already back resets at once.
+      if (live() && resets === 0) afterConnect();
+    },
     waitSession(ms, signal) {
-      const s = live();
+      const s = usable();
       if (s || closed || signal?.aborted) return Promise.resolve(s);
+      // A gateway that came back during a long backoff is tried now, not after the rest of the delay.
+      connection.nudge();
       return new Promise((resolve) => {
         const wake = () => {
           clearTimeout(timer);
           waiters.delete(wake);
           signal?.removeEventListener('abort', wake);
-          resolve(live());
+          resolve(usable());
         };
         const timer = setTimeout(wake, ms);
         waiters.add(wake);
@@ -136,7 +175,7 @@ export function createTeamChatHost(opts: TeamChatHostOptions): TeamChatHost {
   let toAbort = recoverRunning(ctx);
   connection.onStatus((s) => {
     if (s.state !== 'connected') return;
-    for (const wake of [...waiters]) wake();
+    afterConnect();
     const abort = toAbort;
     toAbort = [];
     for (const r of abort) {

@@ -139,6 +139,7 @@ async function drive(ctx: TeamChatContext, h: RunHandle): Promise<RunOutcome> {
       if (ctx.closed()) return { state: 'cancelled', text: h.text, error: null, runId: h.runId };
       if (h.stopped) return cancelled(ctx, h);
       const e = err instanceof GatewayError ? err : new GatewayError({ code: 'UNKNOWN', message: messageOf(err) });
+      if (e.code === 'CLOSED' && h.runId !== null) ctx.gateway.cutOff(h.spec.gatewaySessionKey);
       const down = CONNECTION_CODES.has(e.code) || (e.code === 'TIMEOUT' && h.runId === null);
       if (down && attempt === 0) {
         ctx.logger.warn({ code: e.code, executionId: h.executionId }, 'team chat send failed; waiting for the gateway to retry once');

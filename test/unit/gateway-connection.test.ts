@@ -95,6 +95,30 @@ void test('Gateway connection: reconfigure connects again at once, without waiti
   await waitFor(() => conn.status().failures === 1, { what: 'the second connect to fail' });
 });
 
+void test('Team chat (issue 17 #3): nudge tries again at once from a backoff, keeping the failure count', async (t) => {
+  const { identity, port } = await nothingListening(t);
+  let targets = 0;
+  const conn = createGatewayConnection({
+    logger: pino({ level: 'silent' }),
+    // The next retry is an hour away: only the nudge can ask again within this test.
+    baseBackoffMs: 3_600_000,
+    maxBackoffMs: 3_600_000,
+    target: () => {
+      targets++;
+      return { url: `ws://127.0.0.1:${port}`, token: 't', identity, version: 'test' };
+    },
+  });
+  t.after(() => conn.stop());
+  conn.nudge();
+  assert.equal(targets, 0, 'a connection that was never started is not started by a nudge');
+  conn.start();
+  await waitFor(() => conn.status().failures === 1, { what: 'the first failed connect' });
+  conn.nudge();
+  await waitFor(() => conn.status().failures === 2, { what: 'the nudged connect to fail too' });
+  assert.equal(targets, 2);
+  assert.equal(conn.status().state, 'backoff');
+});
+
 void test('Gateway connection: no gateway configured → idle, no attempts', async () => {
   const conn = createGatewayConnection({ logger: pino({ level: 'silent' }), target: () => null });
   conn.start();
