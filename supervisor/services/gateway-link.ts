@@ -19,7 +19,12 @@ export interface GatewayLink {
   status(): ConnectionStatus;
   /** Settings changed: drop the session and connect again. */
   reconfigure(): void;
-  /** Calls `handler` on every reconfigure() (the team-chat worker's own connection follows the settings too); returns the unsubscribe. */
+  /**
+   * Calls `handler` on every reconfigure(), and when a connect attempt finds
+   * the resolved URL or token changed (settings.json or a token template's
+   * variable edited by hand): the team-chat worker's own connection follows
+   * the settings too. Returns the unsubscribe.
+   */
   onReconfigure(handler: () => void): () => void;
 }
 
@@ -36,15 +41,30 @@ export function createGatewayLink(opts: {
   version: string;
   logger: Logger;
 }): OwnedGatewayLink {
+  const reconfigureHandlers = new Set<() => void>();
+  const notify = () => {
+    for (const handler of reconfigureHandlers) {
+      try {
+        handler();
+      } catch (err) {
+        // One follower failing must not keep the others on the old settings; it is logged.
+        opts.logger.error({ err }, 'a gateway reconfigure handler failed');
+      }
+    }
+  };
+  /** What the last connect attempt resolved (URL and token), to tell followers when it changes. */
+  let lastTarget: string | null = null;
   const connection = createGatewayConnection({
     logger: opts.logger.child({ component: 'gateway-link' }),
     target: () => {
       const r = opts.settings.resolved();
+      const seen = `${r.gatewayUrl ?? ''}\u0000${r.token}`;
+      if (lastTarget !== null && seen !== lastTarget) queueMicrotask(notify);
+      lastTarget = seen;
       if (!r.gatewayUrl) return null;
       return { url: r.gatewayUrl, token: r.token, identity: opts.identity(), version: opts.version };
     },
   });
-  const reconfigureHandlers = new Set<() => void>();
   return {
     connection,
     start: () => connection.start(),
@@ -53,14 +73,7 @@ export function createGatewayLink(opts: {
     status: () => connection.status(),
     reconfigure: () => {
       connection.reconfigure();
-      for (const handler of reconfigureHandlers) {
-        try {
-          handler();
-        } catch (err) {
-          // One follower failing must not keep the others on the old settings; it is logged.
-          opts.logger.error({ err }, 'a gateway reconfigure handler failed');
-        }
-      }
+      notify();
     },
     onReconfigure: (handler) => {
       reconfigureHandlers.add(handler);

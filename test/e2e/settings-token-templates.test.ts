@@ -21,6 +21,7 @@ async function startRecorder() {
   const server = new WebSocketServer({ host: '127.0.0.1', port: 0 });
   await once(server, 'listening');
   const frames: string[] = [];
+  const tokens: unknown[] = [];
   const connects = new EventEmitter();
   server.on('connection', (ws) => {
     ws.on('message', (data) => {
@@ -35,6 +36,7 @@ async function startRecorder() {
       if (frame.type !== 'req' || frame.method !== 'connect') return;
       ws.send(JSON.stringify({ type: 'res', id: frame.id, ok: true, payload: { server: { version: 'recorder' } } }));
       ws.close(1000, 'recorded');
+      tokens.push(frame.params?.auth?.token ?? '');
       connects.emit('connect', frame.params?.auth?.token ?? '');
     });
     ws.send(JSON.stringify({ type: 'event', event: 'connect.challenge', payload: { nonce: randomBytes(16).toString('hex'), ts: Date.now() } }));
@@ -43,13 +45,21 @@ async function startRecorder() {
   return {
     url: `ws://127.0.0.1:${port}`,
     frames,
-    /** The token of the first connect from now on whose token is not `previous` (svc may reconnect once more before it reads the new settings). */
-    nextTokenOtherThan: (previous: string | null) =>
-      new Promise<string>((resolve) => {
+    /** Every connect's token, in order. */
+    tokens,
+    /**
+     * Resolves at the first connect from now on that carries `expected`. svc
+     * connects twice (the gateway link and the team-chat worker's own
+     * connection), and a connection may reconnect with the settings it had
+     * before it reads the new ones: what each token may be is checked over
+     * all of `tokens` instead.
+     */
+    nextToken: (expected: string) =>
+      new Promise<void>((resolve) => {
         const on = (seen: string) => {
-          if (seen === previous) return;
+          if (seen !== expected) return;
           connects.off('connect', on);
-          resolve(seen);
+          resolve();
         };
         connects.on('connect', on);
       }),
@@ -95,25 +105,26 @@ void test('Security (issue 15 #4): a gateway token template never sends svc\'s s
   const [first, ...rest] = names as [string, ...string[]];
   // The first name is in place before svc starts; each later one is picked up on a reconnect.
   setToken(literal(first));
-  const firstSent = recorder.nextTokenOtherThan(null);
+  const firstSent = recorder.nextToken(literal(first));
   const svc = stopAfter(t, await startServer({ home, env }));
-  let previous = await firstSent;
-  assert.ok(previous === literal(first), `${literal(first)} went out as something other than its literal text`);
-  /** Sets the token and returns what the next connect carried (a failure message never shows it). */
-  const step = async (token: string) => {
-    const next = recorder.nextTokenOtherThan(previous);
+  await firstSent;
+  /** Sets the token and waits for a connect that carries `expected`. */
+  const step = async (token: string, expected: string) => {
+    const next = recorder.nextToken(expected);
     setToken(token);
-    previous = await next;
-    return previous;
+    await next;
   };
-  for (const name of rest) {
-    assert.ok((await step(literal(name))) === literal(name), `${literal(name)} went out as something other than its literal text`);
-  }
+  for (const name of rest) await step(literal(name), literal(name));
+  // Every connect so far carried one of the templates as its literal text: none resolved.
+  const literals = new Set(names.map(literal));
+  assert.ok(recorder.tokens.every((x) => typeof x === 'string' && literals.has(x)), 'a template went out as something other than its literal text');
   // The same template in openclaw.json's gateway.auth.token, with no token in settings: nothing goes out.
   writeFileSync(join(stateDir, 'openclaw.json'), JSON.stringify({ gateway: { auth: { mode: 'token', token: '${STUDIO_ACCESS_TOKEN}' } } }));
-  assert.ok((await step('')) === '', 'a config template naming STUDIO_ACCESS_TOKEN sent a token');
+  const beforeEmpty = recorder.tokens.length;
+  await step('', '');
+  assert.ok(recorder.tokens.slice(beforeEmpty).every((x) => x === '' || (typeof x === 'string' && literals.has(x))), 'a config template naming STUDIO_ACCESS_TOKEN sent a token');
   // Control: a template naming an ordinary variable does resolve, so the recorder would see a leak.
-  assert.ok((await step('${GW_TOKEN_OK}')) === gatewayEnv.GW_TOKEN_OK, 'the control template resolved');
+  await step('${GW_TOKEN_OK}', gatewayEnv.GW_TOKEN_OK);
   const received = recorder.frames.join('\n');
   assert.ok(received.includes(gatewayEnv.GW_TOKEN_OK), 'the recorder sees a resolved token');
   const secrets = { ...env, GROQ_API_KEY: gatewayEnv.GROQ_API_KEY, MYCORP_API_KEY: gatewayEnv.MYCORP_API_KEY };
