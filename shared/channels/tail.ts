@@ -14,7 +14,8 @@ export const tailContract = defineContract({
   requests: {
     /** Poll now instead of waiting for the next tick (a gap was seen at commit time). */
     poke: { payload: Empty, result: z.object({ queries: z.number().int() }) },
-    stats: { payload: Empty, result: z.object({ ticks: z.number().int(), queries: z.number().int() }) },
+    /** Ticks, row queries, and WAL checkpoints run (the tail worker checkpoints for the team-chat worker). */
+    stats: { payload: Empty, result: z.object({ ticks: z.number().int(), queries: z.number().int(), checkpoints: z.number().int() }) },
     /** Close the database and stop polling; the worker then exits. */
     stop: { payload: Empty, result: Empty },
   },

@@ -109,3 +109,12 @@ void test('GET /api/obs/stream: one tail query per table per tick, whatever the 
   const ticks = after.ticks - before.ticks;
   assert.equal(after.queries - before.queries, 2 * ticks, `exactly one query per table per tick (${ticks} ticks, 25 clients)`);
 });
+
+void test('Team chat (issue 17, speed): the tail worker checkpoints the WAL, so the team-chat worker\'s commits never have to', async (t) => {
+  const s = stopAfter(t, await startServer({ env: { SVC_TAIL_INTERVAL_MS: '200' } }));
+  const checkpoints = async () => {
+    const h = (await (await fetch(`${s.base}/api/health/recheck`, { method: 'POST' })).json()) as { workers: Array<{ name: string; stats?: { checkpoints?: number } }> };
+    return h.workers.find((w) => w.name === 'tail')?.stats?.checkpoints ?? 0;
+  };
+  await waitFor(async () => (await checkpoints()) >= 2, { what: 'two WAL checkpoints by the tail worker' });
+});

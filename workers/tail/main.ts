@@ -2,6 +2,9 @@
 // the event log and the chat-messages table — one query per table, however
 // many clients are connected — and posts them to the supervisor. Rows written
 // by other processes on the same file (the MCP stdio binaries) are seen here.
+// It also checkpoints the WAL every few seconds (PASSIVE: it never waits for
+// or blocks a writer), so that the team-chat worker, whose commits sit on the
+// path between a user's message and the gateway, never checkpoints itself.
 import { parentPort, workerData } from 'node:worker_threads';
 import { openDatabase, type Db } from '../../shared/db/open.ts';
 import { EVENT_COLUMNS_SQL, type EventRow } from '../../shared/events/types.ts';
@@ -37,6 +40,8 @@ const tables = [
 ];
 let ticks = 0;
 let queries = 0;
+let checkpoints = 0;
+let lastCheckpoint = Date.now();
 let timer: NodeJS.Timeout | null = null;
 let stopped = false;
 
@@ -53,11 +58,19 @@ function readTable<R>(t: Table<R>): boolean {
   return rows.length === data.batchSize;
 }
 
+/** How often the WAL is checkpointed (SQLite's own threshold, 1,000 pages, takes a busy writer about this long to fill). */
+const CHECKPOINT_EVERY_MS = 2000;
+
 function tick(): number {
   ticks++;
   const before = queries;
   let backlog = false;
   for (const t of tables) backlog = readTable(t as Table<unknown>) || backlog;
+  if (Date.now() - lastCheckpoint >= CHECKPOINT_EVERY_MS) {
+    lastCheckpoint = Date.now();
+    db.pragma('wal_checkpoint(PASSIVE)');
+    checkpoints++;
+  }
   // A full batch means a backlog: read on at once rather than a tick later.
   if (backlog) schedule(0);
   return queries - before;
@@ -77,7 +90,7 @@ function loop(): void {
 
 const server = serveChannel(tailContract, port, {
   poke: () => ({ queries: tick() }),
-  stats: () => ({ ticks, queries }),
+  stats: () => ({ ticks, queries, checkpoints }),
   stop: () => {
     stopped = true;
     if (timer) clearTimeout(timer);

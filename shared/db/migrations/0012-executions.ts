@@ -33,7 +33,9 @@ export const migration0012: Migration = {
       ended_at INTEGER
     ) WITHOUT ROWID;
     CREATE INDEX executions_running ON executions (status) WHERE status = 'running';
-    CREATE INDEX executions_team ON executions (team_id, started_at);
+    CREATE INDEX executions_team ON executions (team_id, agent_id, started_at);
+    CREATE INDEX executions_chain ON executions (chain_id);
+    CREATE INDEX executions_task ON executions (task_id) WHERE task_id IS NOT NULL;
     CREATE TABLE team_chat_exchange_posts (
       post_id INTEGER PRIMARY KEY REFERENCES team_chat_posts (id) ON DELETE CASCADE,
       exchange_id TEXT NOT NULL
