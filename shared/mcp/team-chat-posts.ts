@@ -35,10 +35,15 @@ export interface NewPost {
   exchangeId?: string | null;
 }
 
-export interface TeamChatPosts {
-  post(input: NewPost): TeamChatPost;
+/** The room's reads (the team chat routes read in the supervisor; the writers post elsewhere). */
+export interface TeamChatPostReads {
   /** Posts of `room` with an id above `cursor`, oldest first, at most `limit`. */
   after(room: string, cursor: number, limit: number): TeamChatPost[];
+  byId(id: number): TeamChatPost | null;
+}
+
+export interface TeamChatPosts extends TeamChatPostReads {
+  post(input: NewPost): TeamChatPost;
 }
 
 export const roomOf = (teamId: string): string => `team:${teamId}`;
@@ -46,16 +51,24 @@ export const roomOf = (teamId: string): string => `team:${teamId}`;
 export const previewOf = (text: string): string =>
   text.length <= PREVIEW_MAX ? text : `${text.slice(0, PREVIEW_MAX - 1)}…`;
 
+const POST_SELECT_SQL = `SELECT p.id, p.room, p.author_agent_id AS authorAgentId, p.text, p.created_at AS createdAt, x.exchange_id AS exchangeId
+  FROM team_chat_posts p LEFT JOIN team_chat_exchange_posts x ON x.post_id = p.id`;
+
+export function createTeamChatPostReads(db: Db): TeamChatPostReads {
+  const afterStmt = db.prepare(`${POST_SELECT_SQL} WHERE p.room = ? AND p.id > ? ORDER BY p.id LIMIT ?`);
+  const byIdStmt = db.prepare(`${POST_SELECT_SQL} WHERE p.id = ?`);
+  return {
+    after: (room, cursor, limit) => afterStmt.all(room, cursor, limit) as TeamChatPost[],
+    byId: (id) => (byIdStmt.get(id) as TeamChatPost | undefined) ?? null,
+  };
+}
+
 export function createTeamChatPosts(deps: { db: Db; tx: Tx; eventLog: EventLog; now?: () => number }): TeamChatPosts {
   const { db, tx, eventLog, now = Date.now } = deps;
   const insert = db.prepare('INSERT INTO team_chat_posts (room, author_agent_id, text, created_at) VALUES (?, ?, ?, ?)');
   const insertExchange = db.prepare('INSERT INTO team_chat_exchange_posts (post_id, exchange_id) VALUES (?, ?)');
-  const afterStmt = db.prepare(
-    `SELECT p.id, p.room, p.author_agent_id AS authorAgentId, p.text, p.created_at AS createdAt, x.exchange_id AS exchangeId
-     FROM team_chat_posts p LEFT JOIN team_chat_exchange_posts x ON x.post_id = p.id
-     WHERE p.room = ? AND p.id > ? ORDER BY p.id LIMIT ?`,
-  );
   return {
+    ...createTeamChatPostReads(db),
     post({ teamId, authorAgentId, text, emitEvent, exchangeId = null }) {
       return tx.run(() => {
         const room = roomOf(teamId);
@@ -73,6 +86,5 @@ export function createTeamChatPosts(deps: { db: Db; tx: Tx; eventLog: EventLog; 
         return { id, room, authorAgentId, text, createdAt, exchangeId };
       });
     },
-    after: (room, cursor, limit) => afterStmt.all(room, cursor, limit) as TeamChatPost[],
   };
 }

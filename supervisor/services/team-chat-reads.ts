@@ -7,7 +7,7 @@ import type { ChatRow } from '../../shared/db/chat-messages.ts';
 import { CHAT_COLUMNS_SQL } from '../../shared/db/chat-messages.ts';
 import type { Db } from '../../shared/db/open.ts';
 import type { Domain } from '../../shared/domain.ts';
-import { roomOf } from '../../shared/mcp/team-chat-posts.ts';
+import { createTeamChatPostReads, roomOf, type TeamChatPost } from '../../shared/mcp/team-chat-posts.ts';
 import { teamFallbackSessionKey, teamSessionKey, type AgentRunStatus, type RoomPost, type RoomQuery } from '../../shared/team-chat/schemas.ts';
 import { addressable, loadRoster } from '../../shared/team-chat/target.ts';
 
@@ -26,18 +26,6 @@ export interface TeamChatReads {
   post(id: number): RoomPost | null;
 }
 
-const POST_COLUMNS_SQL = `p.id, p.room, p.author_agent_id AS authorAgentId, p.text, p.created_at AS createdAt, x.exchange_id AS exchangeId`;
-const POST_FROM_SQL = 'FROM team_chat_posts p LEFT JOIN team_chat_exchange_posts x ON x.post_id = p.id';
-
-interface PostRow {
-  id: number;
-  room: string;
-  authorAgentId: string;
-  text: string;
-  createdAt: number;
-  exchangeId: string | null;
-}
-
 export function createTeamChatReads(db: Db, domain: Pick<Domain, 'teams' | 'agents' | 'lead'>): TeamChatReads {
   // Served by the (session_key, id) index, one range per key.
   const rowsStmt = db.prepare(
@@ -45,11 +33,10 @@ export function createTeamChatReads(db: Db, domain: Pick<Domain, 'teams' | 'agen
      WHERE session_key IN (SELECT value FROM json_each(?)) AND id > ? AND id <= ? ORDER BY id LIMIT ?`,
   );
   const maxIdStmt = db.prepare('SELECT COALESCE(MAX(id), 0) FROM chat_messages').pluck();
-  const roomStmt = db.prepare(`SELECT ${POST_COLUMNS_SQL} ${POST_FROM_SQL} WHERE p.room = ? AND p.id > ? ORDER BY p.id LIMIT ?`);
-  const postStmt = db.prepare(`SELECT ${POST_COLUMNS_SQL} ${POST_FROM_SQL} WHERE p.id = ?`);
+  const posts = createTeamChatPostReads(db);
 
   const teamIdOfRoom = (room: string) => room.slice(room.indexOf(':') + 1);
-  const toPost = (r: PostRow): RoomPost => ({
+  const toPost = (r: TeamChatPost): RoomPost => ({
     id: r.id,
     teamId: teamIdOfRoom(r.room),
     authorAgentId: r.authorAgentId,
@@ -71,9 +58,9 @@ export function createTeamChatReads(db: Db, domain: Pick<Domain, 'teams' | 'agen
     statuses: (teamId) => speakers(teamId).map((agentId) => ({ agentId, status: statusOf(agentId) })),
     rowsAfter: (keys, cursor, upTo, limit) => rowsStmt.all(JSON.stringify(keys), cursor, upTo, limit) as ChatRow[],
     maxChatId: () => maxIdStmt.get() as number,
-    room: (q) => (roomStmt.all(roomOf(q.teamId), q.since, q.limit) as PostRow[]).map(toPost),
+    room: (q) => posts.after(roomOf(q.teamId), q.since, q.limit).map(toPost),
     post: (id) => {
-      const r = postStmt.get(id) as PostRow | undefined;
+      const r = posts.byId(id);
       return r ? toPost(r) : null;
     },
   };

@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { openDatabase } from '../../shared/db/open.ts';
 import { openSse, type SseFrame } from './http.ts';
 import { waitFor } from './wait.ts';
+import type { TranscriptEntry } from '../../shared/team-chat/schemas.ts';
 
 /** Long enough for a few agent runs through a real gateway on two busy cores; only stops a hang. */
 export const RUN_WAIT_MS = 120_000;
@@ -52,21 +53,8 @@ export async function chat(base: string, teamId: string, body: { message: string
   assert.deepEqual([r.status, r.body], [202, { ok: true }], `POST chat ${JSON.stringify(body).slice(0, 200)}`);
 }
 
-/** A transcript entry as the stream carries it (spec "Transcript entry", plus svc's fields). */
-export interface Entry {
-  entryId: string;
-  role: string;
-  kind: string;
-  text: string;
-  sessionKey: string;
-  runId: string | null;
-  source: string;
-  timestampMs: number;
-  confirmed: boolean;
-  agentId?: string | null;
-  trigger?: string;
-  taskId?: string;
-}
+/** A transcript entry as the stream carries it: svc's one schema of it. */
+export type Entry = TranscriptEntry;
 
 /** One frame of the chat stream, parsed: a committed row (with its id) or a named frame. */
 export type ChatFrame =

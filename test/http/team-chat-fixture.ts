@@ -8,22 +8,10 @@ import type { FastifyInstance } from 'fastify';
 import { buildTestApp, type TestApp } from '../helpers/app.ts';
 import { freePort } from '../helpers/server.ts';
 import { waitFor } from '../helpers/wait.ts';
+import type { TranscriptEntry } from '../../shared/team-chat/schemas.ts';
 
-export interface Entry {
-  entryId: string;
-  role: string;
-  kind: string;
-  text: string;
-  sessionKey: string;
-  runId: string | null;
-  source: string;
-  timestampMs: number;
-  sequenceKey: number;
-  confirmed: boolean;
-  fingerprint: string;
-  teamId?: string;
-  agentId?: string | null;
-}
+/** A transcript entry: svc's one schema of it. */
+export type Entry = TranscriptEntry;
 
 export interface Row {
   id: number;
