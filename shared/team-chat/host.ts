@@ -22,7 +22,8 @@ import { createRedactor } from '../redact.ts';
 import type { ConfigurePayload, GatewayPort, TeamChatContext, TeamChatEmit } from './context.ts';
 import { createEntryWriter } from './entries.ts';
 import { createExecutions } from './executions.ts';
-import { createOrchestrator, type Orchestrator, type StopCounts } from './orchestrator.ts';
+import { createOrchestrator, type Orchestrator } from './orchestrator.ts';
+import type { StopCounts } from './work.ts';
 import { recoverRunning } from './recovery.ts';
 import type { ChatIngest, ExchangeStart } from './schemas.ts';
 

@@ -12,40 +12,12 @@ import type { TeamChatContext } from './context.ts';
 import { readyDelegations, resultMessage, taskMessage } from './delegations.ts';
 import { runExchange, type ExchangeState } from './exchange.ts';
 import { buildPreamble, deliveryText } from './preamble.ts';
-import { abortQuietly, newTraceId, startRun, type RunHandle, type RunOutcome } from './run.ts';
+import { newTraceId, startRun, type RunHandle, type RunOutcome } from './run.ts';
+import { stopTeam } from './stop.ts';
+import type { Chain, Delivery, StopCounts, Trigger } from './work.ts';
 import { addressable, gatewaySessionKeyOf, handOvers, loadRoster, resolveTarget, sessionKeyOf, type RosterAgent, type TeamRoster } from './target.ts';
 
 export const NO_AGENT_TEXT = 'No agent can answer in this team yet: add an agent or set a lead.';
-
-export type Trigger = 'user' | 'handover' | 'delegation' | 'result';
-
-/** A user message and every run it leads to: one trace, one turn count. */
-export interface Chain {
-  id: string;
-  traceId: string;
-  /** Runs admitted so far (queued or started), the first included. */
-  runs: number;
-  /** The turn bound was hit (its note is written once). */
-  hit: boolean;
-  /** Where the turn-bound note goes: the user's target's (or the lead's) session key. */
-  noteKey: string;
-}
-
-interface Delivery {
-  agent: RosterAgent;
-  message: string;
-  trigger: Trigger;
-  taskId: string | null;
-  chain: Chain;
-  parentSpanId: string | null;
-}
-
-export interface StopCounts {
-  aborted: number;
-  released: number;
-  dropped: number;
-  cancelled: number;
-}
 
 export interface Orchestrator {
   ingest(p: ChatIngest): { agentId: string | null; sessionKey: string; entryId: string };
@@ -301,72 +273,7 @@ export function createOrchestrator(ctx: TeamChatContext, teamId: string): Orches
     },
 
     async stop() {
-      const counts: StopCounts = { aborted: 0, released: 0, dropped: 0, cancelled: 0 };
-      const t = now();
-      const handles: RunHandle[] = [...running.values()].map((r) => r.handle);
-      for (const ex of exchanges) {
-        ex.stopped = true;
-        if (ex.handle) handles.push(ex.handle);
-      }
-      const idleAgents = new Set<string>();
-      ctx.tx.run(() => {
-        for (const q of queues.values()) {
-          for (const d of q.splice(0)) {
-            counts.dropped++;
-            if (d.trigger !== 'delegation' || !d.taskId) continue;
-            ctx.executions.insertCancelled(
-              {
-                id: uuidv7(t),
-                teamId,
-                agentId: d.agent.id,
-                sessionKey: sessionKeyOf(d.agent, teamId),
-                taskId: d.taskId,
-                trigger: d.trigger,
-                chainId: d.chain.id,
-                traceId: d.chain.traceId,
-                spanId: newTraceId().slice(0, 16),
-                parentSpanId: d.parentSpanId,
-                startedAt: t,
-              },
-              t,
-            );
-            counts.cancelled++;
-          }
-        }
-        for (const h of handles) {
-          h.stopped = true;
-          h.abort.abort();
-          if (!ctx.executions.finish(h.executionId, { status: 'cancelled', endedAt: t, error: 'stopped by the user' })) continue;
-          counts.aborted++;
-          counts.cancelled++;
-          ctx.eventLog.append({
-            kind: 'execution_completed',
-            teamId,
-            agentId: h.spec.agent.id,
-            taskId: h.spec.taskId,
-            traceId: h.spec.traceId,
-            spanId: h.spanId,
-            parentSpanId: h.spec.parentSpanId,
-            correlationId: h.spec.chainId,
-            data: { executionId: h.executionId, runId: h.runId, status: 'cancelled', trigger: h.spec.trigger },
-          });
-          ctx.domain.agents.setStatus(h.spec.agent.id, 'idle');
-          idleAgents.add(h.spec.agent.id);
-        }
-      });
-      await Promise.all(handles.map((h) => abortQuietly(ctx, h)));
-      for (const taskId of claimed) {
-        const task = domain.board.get(taskId);
-        if (task?.status !== 'in_progress') continue;
-        try {
-          domain.board.update(taskId, { status: 'todo' });
-          counts.released++;
-        } catch (err) {
-          ctx.logger.warn({ err: messageOf(err), taskId }, 'team chat: could not release a task on stop');
-        }
-      }
-      claimed.clear();
-      for (const agentId of idleAgents) ctx.emit('status', { teamId, agentId, status: 'idle' });
+      const counts = await stopTeam(ctx, teamId, { queues, running, exchanges, claimed });
       touch();
       return counts;
     },
