@@ -30,6 +30,13 @@ export function parsePort(raw: string | undefined): number | null {
 const blankToUndefined = (v: unknown) => (typeof v === 'string' && v.trim() === '' ? undefined : v);
 const optionalString = z.preprocess(blankToUndefined, z.string().optional());
 
+/** A whole number in [min, max] written in decimal; anything else (unset, blank, out of range) is undefined: the default. */
+const wholeNumber = (min: number, max = Number.MAX_SAFE_INTEGER) =>
+  z.preprocess(
+    (v) => (typeof v === 'string' && v.trim() !== '' ? Number(v) : undefined),
+    z.number().int().min(min).max(max).optional().catch(undefined),
+  );
+
 /** Every variable svc reads (docs/configuration.md documents each; a test checks). */
 export const EnvSchema = z.object({
   SVC_HOME: optionalString,
@@ -46,10 +53,7 @@ export const EnvSchema = z.object({
   SVC_DB_PATH: optionalString,
   SVC_VERSION: optionalString,
   SVC_MCP_BIN_DIR: optionalString,
-  SVC_APPROVAL_TTL_MS: z.preprocess(
-    (v) => (typeof v === 'string' && v.trim() !== '' ? Number(v) : undefined),
-    z.number().int().positive().optional().catch(undefined),
-  ),
+  SVC_APPROVAL_TTL_MS: wholeNumber(1),
   SVC_SECRETS_MASTER_KEY: optionalString,
   OTEL_EXPORTER_OTLP_ENDPOINT: optionalString,
   OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: optionalString,
@@ -69,46 +73,19 @@ export const EnvSchema = z.object({
   SVC_EMBEDDINGS_URL: optionalString,
   SVC_EMBEDDINGS_MODEL: optionalString,
   SVC_EMBEDDINGS_API_KEY: optionalString,
-  SVC_MCP_MAX_SESSIONS: z.preprocess(
-    (v) => (typeof v === 'string' && v.trim() !== '' ? Number(v) : undefined),
-    z.number().int().min(1).max(100_000).optional().catch(undefined),
-  ),
-  SVC_MCP_SESSION_IDLE_MS: z.preprocess(
-    (v) => (typeof v === 'string' && v.trim() !== '' ? Number(v) : undefined),
-    z.number().int().min(1000).optional().catch(undefined),
-  ),
+  SVC_MCP_MAX_SESSIONS: wholeNumber(1, 100_000),
+  SVC_MCP_SESSION_IDLE_MS: wholeNumber(1000),
   SVC_CATALOG_INDEX_URL: optionalString,
   SVC_DEV_ORIGIN: optionalString,
   SVC_ALLOWED_HOSTS: optionalString,
   SVC_RATE_LIMIT: optionalString,
-  SVC_MAX_STREAMS: z.preprocess(
-    (v) => (typeof v === 'string' && v.trim() !== '' ? Number(v) : undefined),
-    z.number().int().min(1).max(100_000).optional().catch(undefined),
-  ),
-  SVC_MAX_PROXY_CONNECTIONS: z.preprocess(
-    (v) => (typeof v === 'string' && v.trim() !== '' ? Number(v) : undefined),
-    z.number().int().min(1).max(10_000).optional().catch(undefined),
-  ),
-  SVC_SKILL_SCAN_TIMEOUT_MS: z.preprocess(
-    (v) => (typeof v === 'string' && v.trim() !== '' ? Number(v) : undefined),
-    z.number().int().min(1).max(600_000).optional().catch(undefined),
-  ),
-  SVC_TAIL_INTERVAL_MS: z.preprocess(
-    (v) => (typeof v === 'string' && v.trim() !== '' ? Number(v) : undefined),
-    z.number().int().min(10).max(60_000).optional().catch(undefined),
-  ),
-  SVC_TEAM_CHAT_TURN_BOUND: z.preprocess(
-    (v) => (typeof v === 'string' && v.trim() !== '' ? Number(v) : undefined),
-    z.number().int().min(1).max(100).optional().catch(undefined),
-  ),
-  SVC_TEAM_CHAT_IDLE_MS: z.preprocess(
-    (v) => (typeof v === 'string' && v.trim() !== '' ? Number(v) : undefined),
-    z.number().int().min(1000).optional().catch(undefined),
-  ),
-  SVC_TEAM_CHAT_RUN_TIMEOUT_MS: z.preprocess(
-    (v) => (typeof v === 'string' && v.trim() !== '' ? Number(v) : undefined),
-    z.number().int().min(1000).max(3_600_000).optional().catch(undefined),
-  ),
+  SVC_MAX_STREAMS: wholeNumber(1, 100_000),
+  SVC_MAX_PROXY_CONNECTIONS: wholeNumber(1, 10_000),
+  SVC_SKILL_SCAN_TIMEOUT_MS: wholeNumber(1, 600_000),
+  SVC_TAIL_INTERVAL_MS: wholeNumber(10, 60_000),
+  SVC_TEAM_CHAT_TURN_BOUND: wholeNumber(1, 100),
+  SVC_TEAM_CHAT_IDLE_MS: wholeNumber(1000),
+  SVC_TEAM_CHAT_RUN_TIMEOUT_MS: wholeNumber(1000, 3_600_000),
   DISPLAY: optionalString,
   WAYLAND_DISPLAY: optionalString,
   CI: optionalString,

@@ -89,4 +89,4 @@ export const sessionKeyOf = (agent: RosterAgent | null, teamId: string): string 
 
 /** The gateway's session key: the agent's gateway id (its svc id when unset). */
 export const gatewaySessionKeyOf = (agent: RosterAgent, teamId: string, suffix = ''): string =>
-  `agent:${agent.gatewayId ?? agent.id}:team:${teamId}${suffix}`;
+  `${teamSessionKey(agent.gatewayId ?? agent.id, teamId)}${suffix}`;

@@ -12,6 +12,7 @@ import type { Db } from '../db/open.ts';
 import type { LeadBriefs } from '../lead/briefs.ts';
 import type { LeadResolver } from '../lead/resolve.ts';
 import type { Logger } from '../log.ts';
+import { teamSessionKey } from '../team-chat/schemas.ts';
 
 export const SUMMARY_BUDGET = 2500;
 export const BRIEF_MAX = 900;
@@ -34,8 +35,6 @@ export interface ActivitySummaryDeps {
   logger: Logger;
   memory?: TeamMemorySource;
 }
-
-export const teamSessionKey = (agentId: string, teamId: string) => `agent:${agentId}:team:${teamId}`;
 
 const clip = (s: string, max: number) => (s.length <= max ? s : `${s.slice(0, Math.max(0, max - 1))}…`);
 const oneLine = (s: string) => s.replace(/\s+/g, ' ').trim();

@@ -72,12 +72,16 @@ void test('Gateway connection: nothing listening → backoff with UNREACHABLE, g
   await assert.rejects(conn.request('agents.list'), (err: GatewayError) => err.code === 'UNAVAILABLE');
 });
 
-void test('Gateway connection: reconfigure connects again at once, without waiting out the backoff', async (t) => {
+/**
+ * A connection to a port nothing listens on whose retry after a failure is an
+ * hour away: within a test, only the caller (reconfigure, nudge) makes it try
+ * again. `targets()` counts the attempts that asked for the target.
+ */
+async function hourBackoff(t: TestContext) {
   const { identity, port } = await nothingListening(t);
   let targets = 0;
   const conn = createGatewayConnection({
     logger: pino({ level: 'silent' }),
-    // After the first failure the next retry is an hour away: only reconfigure can ask again within this test.
     baseBackoffMs: 3_600_000,
     maxBackoffMs: 3_600_000,
     target: () => {
@@ -86,36 +90,29 @@ void test('Gateway connection: reconfigure connects again at once, without waiti
     },
   });
   t.after(() => conn.stop());
+  return { conn, targets: () => targets };
+}
+
+void test('Gateway connection: reconfigure connects again at once, without waiting out the backoff', async (t) => {
+  const { conn, targets } = await hourBackoff(t);
   conn.start();
   await waitFor(() => conn.status().failures === 1, { what: 'the first failed connect' });
-  assert.equal(targets, 1);
+  assert.equal(targets(), 1);
   conn.reconfigure();
   assert.deepEqual([conn.status().state, conn.status().failures], ['idle', 0], 'the failure count is reset');
-  await waitFor(() => targets === 2, { what: 'reconfigure to ask the target again' });
+  await waitFor(() => targets() === 2, { what: 'reconfigure to ask the target again' });
   await waitFor(() => conn.status().failures === 1, { what: 'the second connect to fail' });
 });
 
 void test('Team chat (issue 17 #3): nudge tries again at once from a backoff, keeping the failure count', async (t) => {
-  const { identity, port } = await nothingListening(t);
-  let targets = 0;
-  const conn = createGatewayConnection({
-    logger: pino({ level: 'silent' }),
-    // The next retry is an hour away: only the nudge can ask again within this test.
-    baseBackoffMs: 3_600_000,
-    maxBackoffMs: 3_600_000,
-    target: () => {
-      targets++;
-      return { url: `ws://127.0.0.1:${port}`, token: 't', identity, version: 'test' };
-    },
-  });
-  t.after(() => conn.stop());
+  const { conn, targets } = await hourBackoff(t);
   conn.nudge();
-  assert.equal(targets, 0, 'a connection that was never started is not started by a nudge');
+  assert.equal(targets(), 0, 'a connection that was never started is not started by a nudge');
   conn.start();
   await waitFor(() => conn.status().failures === 1, { what: 'the first failed connect' });
   conn.nudge();
   await waitFor(() => conn.status().failures === 2, { what: 'the nudged connect to fail too' });
-  assert.equal(targets, 2);
+  assert.equal(targets(), 2);
   assert.equal(conn.status().state, 'backoff');
 });
 

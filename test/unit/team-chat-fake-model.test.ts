@@ -5,7 +5,8 @@
 // over HTTP, a tool call then its answer, usage from sizes, and the SLOW gate.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { commandOf, findTool, holdsOnce, promptOf, replyTo, startFakeModel, toolResultsOf, unwrapToolResult } from '../helpers/fake-model.ts';
+import { commandOf, findTool, holdsOnce, promptOf, replyTo, toolResultsOf, unwrapToolResult } from '../helpers/fake-model-prompts.ts';
+import { startFakeModel } from '../helpers/fake-model.ts';
 import { waitFor } from '../helpers/wait.ts';
 
 const SELF = 'Testing (issue 17): the fake model';

@@ -3,6 +3,7 @@
 // frame's data to record the delivery latency: time the chunk arrived minus
 // the `sentAt` the writer put in the event's data.
 import { request, type Agent, type ClientRequest } from 'node:http';
+import { SseFrameSplitter } from './sse-frames.ts';
 
 export interface SseCounts {
   /** Distinct ids received (an id at or below the highest seen counts as a duplicate instead). */
@@ -18,7 +19,7 @@ export class SseCounter implements SseCounts {
   dups = 0;
   closed = false;
   private latencies: number[] = [];
-  private buf = '';
+  private readonly frames = new SseFrameSplitter((text, at) => this.frame(text, at), () => Date.now());
   private req: ClientRequest | null = null;
   private onConnected: (() => void) | null = null;
 
@@ -48,7 +49,7 @@ export class SseCounter implements SseCounts {
             return;
           }
           res.setEncoding('utf8');
-          res.on('data', (chunk: string) => this.onData(chunk));
+          res.on('data', (chunk: string) => this.frames.push(chunk));
           res.on('close', () => (this.closed = true));
         },
       );
@@ -70,19 +71,6 @@ export class SseCounter implements SseCounts {
 
   close(): void {
     this.req?.destroy();
-  }
-
-  private onData(chunk: string): void {
-    const at = Date.now();
-    this.buf += chunk;
-    let start = 0;
-    for (;;) {
-      const end = this.buf.indexOf('\n\n', start);
-      if (end < 0) break;
-      this.frame(this.buf.slice(start, end), at);
-      start = end + 2;
-    }
-    if (start > 0) this.buf = this.buf.slice(start);
   }
 
   private frame(text: string, at: number): void {
