@@ -19,8 +19,8 @@ export default tseslint.config(
     },
   },
   {
-    // Plain JavaScript outside the TypeScript project: the browser page and the tsx bootstrap.
-    files: ['ui/src/**/*.js', '**/*.mjs'],
+    // Outside both TypeScript projects: the build scripts, Vite's config and the tsx bootstrap.
+    files: ['**/*.mjs', 'ui/vite.config.ts'],
     ...tseslint.configs.disableTypeChecked,
     languageOptions: {
       ...tseslint.configs.disableTypeChecked.languageOptions,

@@ -1,11 +1,14 @@
-// Builds the dashboard UI into ui/dist. Until the UI issue brings Vite and
-// React, the UI is one static page (ui/src/index.html), copied as is.
-import { cpSync, mkdirSync, rmSync } from 'node:fs';
+// Builds the dashboard into ui/dist with Vite (ui/vite.config.ts), then holds
+// the bundle to its budget (ui/budget.mjs): a build that breaks it fails.
 import { fileURLToPath } from 'node:url';
+import { build } from 'vite';
+import { checkBudget } from './budget.mjs';
 
-const src = fileURLToPath(new URL('./src', import.meta.url));
-const dist = fileURLToPath(new URL('./dist', import.meta.url));
-rmSync(dist, { recursive: true, force: true });
-mkdirSync(dist, { recursive: true });
-cpSync(src, dist, { recursive: true });
-console.log('ui: built ui/dist');
+const root = fileURLToPath(new URL('.', import.meta.url));
+await build({ configFile: fileURLToPath(new URL('./vite.config.ts', import.meta.url)), logLevel: 'warn' });
+const report = checkBudget(root);
+console.log(`ui: built ui/dist; entry ${report.entryKb} KB gzip, largest lazy chunk ${report.largestLazyKb} KB gzip`);
+if (report.problems.length > 0) {
+  for (const p of report.problems) console.error(`ui budget: ${p}`);
+  process.exit(1);
+}

@@ -45,6 +45,10 @@ export const LifecycleStatus = z.object({
 });
 export type LifecycleStatus = z.infer<typeof LifecycleStatus>;
 
+/** GET /api/system/status. */
+export const SystemStatus = z.object({ node: NodeInfo, gatewayCli: CliInfo, gateway: LifecycleStatus });
+export type SystemStatus = z.infer<typeof SystemStatus>;
+
 export const StopResult = z.union([
   z.object({ ok: z.literal(true), stopped: z.literal(true) }),
   z.object({ ok: z.literal(false), message: z.string() }),
@@ -98,7 +102,7 @@ export const gatewayHostContract = defineContract({
   name: 'gateway-host',
   requests: {
     /** GET /api/system/status: node, gateway CLI and process. */
-    status: { payload: Empty, result: z.object({ node: NodeInfo, gatewayCli: CliInfo, gateway: LifecycleStatus }) },
+    status: { payload: Empty, result: SystemStatus },
     /** Gateway CLI detection (cached per resolved binary path; `refresh` drops the cache). */
     detectCli: { payload: z.object({ refresh: z.boolean().optional() }).strict(), result: CliInfo },
     /** action status: cleans a stale PID file. */

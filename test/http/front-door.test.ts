@@ -79,9 +79,15 @@ void test('Process model: unknown /api routes are a 404 envelope; other GET path
   assert.equal(page.statusCode, 200);
   assert.match(String(page.headers['content-type']), /text\/html/);
   assert.match(page.body, /<title>svc<\/title>/);
-  const asset = await app.inject({ method: 'GET', url: '/app.js' });
+  // The built entry script, named by its content hash: served as JavaScript and cached for good.
+  const entry = /<script type="module"[^>]*src="(\/assets\/[^"]+\.js)"/.exec(page.body)?.[1];
+  assert.ok(entry, 'the entry page names its module script');
+  const asset = await app.inject({ method: 'GET', url: entry });
   assert.equal(asset.statusCode, 200);
   assert.match(String(asset.headers['content-type']), /javascript/);
+  assert.equal(asset.headers['cache-control'], 'public, max-age=31536000, immutable');
+  const missing = await app.inject({ method: 'GET', url: '/assets/no-such-chunk.js' });
+  assert.equal(missing.statusCode, 404, 'a missing asset is not answered with the entry page');
   // Traversal out of ui/dist, over a real socket: inject() would normalise a
   // plain `/../..` away before the server saw it. Preconditions (issue 16 #5):
   // the file it aims at exists and holds the text looked for, and each

@@ -1,0 +1,103 @@
+// The app shell: the left nav with its badges (a drawer below the md
+// breakpoint), the reconnect banner while a live stream is down, the theme
+// toggle, and the page.
+import { useState, type ReactNode } from 'react';
+import { Link, useLocation } from 'wouter';
+import { streamHealth } from '../api/stream-health.ts';
+import { useStore } from '../lib/store.ts';
+import { useNavBadges, type Badge } from './badges.ts';
+import { NAV } from './routes.tsx';
+import { setTheme, themeStore, type ThemeChoice } from './theme.ts';
+
+const TONE: Record<Badge['tone'], string> = {
+  ok: 'bg-ok text-surface',
+  warn: 'bg-warn text-surface',
+  danger: 'bg-danger text-surface',
+  muted: 'bg-surface-2 text-muted',
+};
+
+function NavLinks({ onNavigate }: { onNavigate?: () => void }) {
+  const [location] = useLocation();
+  const badges = useNavBadges();
+  return (
+    <ul className="flex flex-col gap-1">
+      {NAV.map((item) => {
+        const active = location === item.href || location.startsWith(`${item.href}/`);
+        const badge = item.badge ? badges[item.badge] : undefined;
+        return (
+          <li key={item.href}>
+            <Link
+              href={item.href}
+              onClick={onNavigate}
+              aria-current={active ? 'page' : undefined}
+              className={`flex items-center justify-between rounded-md px-3 py-2 text-sm ${active ? 'bg-surface-2 font-semibold' : 'hover:bg-surface-2'}`}
+            >
+              <span>{item.label}</span>
+              {badge && (
+                <span aria-label={badge.label} title={badge.label} className={`rounded-full px-2 text-xs font-semibold ${TONE[badge.tone]}`}>
+                  {badge.text}
+                </span>
+              )}
+            </Link>
+          </li>
+        );
+      })}
+    </ul>
+  );
+}
+
+function ThemeToggle() {
+  const choice = useStore(themeStore);
+  return (
+    <label className="flex items-center gap-2 text-xs text-muted">
+      Theme
+      <select className="input w-auto py-0.5" value={choice} onChange={(e) => setTheme(e.target.value as ThemeChoice)}>
+        <option value="system">System</option>
+        <option value="light">Light</option>
+        <option value="dark">Dark</option>
+      </select>
+    </label>
+  );
+}
+
+export function Shell({ children }: { children: ReactNode }) {
+  const [open, setOpen] = useState(false);
+  const reconnecting = useStore(streamHealth).size > 0;
+  return (
+    <div className="flex h-full">
+      <nav aria-label="Main" className="hidden w-56 shrink-0 flex-col gap-4 border-r border-border bg-surface p-3 md:flex">
+        <Link href="/" className="px-3 text-lg font-bold">
+          svc
+        </Link>
+        <NavLinks />
+        <div className="mt-auto px-3">
+          <ThemeToggle />
+        </div>
+      </nav>
+      <div className="flex min-w-0 flex-1 flex-col">
+        <header className="flex items-center gap-3 border-b border-border bg-surface p-2 md:hidden">
+          <button type="button" className="btn" aria-expanded={open} aria-controls="nav-drawer" onClick={() => setOpen(!open)}>
+            Menu
+          </button>
+          <Link href="/" className="text-lg font-bold">
+            svc
+          </Link>
+        </header>
+        {open && (
+          <nav id="nav-drawer" aria-label="Main" className="border-b border-border bg-surface p-3 md:hidden">
+            <NavLinks onNavigate={() => setOpen(false)} />
+            <div className="mt-3 px-3">
+              <ThemeToggle />
+            </div>
+          </nav>
+        )}
+        {reconnecting && (
+          <div role="status" className="border-b border-warn bg-surface-2 px-4 py-2 text-sm text-warn">
+            Live updates interrupted — reconnecting…
+          </div>
+        )}
+        <main className="min-h-0 flex-1 overflow-auto">{children}</main>
+      </div>
+    </div>
+  );
+}
