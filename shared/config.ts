@@ -53,6 +53,7 @@ export const EnvSchema = z.object({
   SVC_DB_PATH: optionalString,
   SVC_VERSION: optionalString,
   SVC_MCP_BIN_DIR: optionalString,
+  SVC_UI_DIST: optionalString,
   SVC_APPROVAL_TTL_MS: wholeNumber(1),
   SVC_SECRETS_MASTER_KEY: optionalString,
   OTEL_EXPORTER_OTLP_ENDPOINT: optionalString,
@@ -110,6 +111,8 @@ export interface Config {
   readonly isDevelopment: boolean;
   readonly version: string;
   readonly mcpBinDir: string;
+  /** The built dashboard the static plugin serves (default <package>/ui/dist). */
+  readonly uiDist: string;
   readonly approvalTtlMs: number;
   readonly secretsMasterKey: string | null;
   readonly otlpEndpoint: string | null;
@@ -299,6 +302,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     isDevelopment: nodeEnv === 'development',
     version: e.SVC_VERSION ?? packageVersion(packageRoot),
     mcpBinDir: isAbsolute(mcpBinDir) ? mcpBinDir : resolve(mcpBinDir),
+    uiDist: e.SVC_UI_DIST ? abs(e.SVC_UI_DIST) : join(packageRoot, 'ui', 'dist'),
     approvalTtlMs: e.SVC_APPROVAL_TTL_MS ?? DEFAULT_APPROVAL_TTL_MS,
     secretsMasterKey: e.SVC_SECRETS_MASTER_KEY ?? null,
     otlpEndpoint: e.OTEL_EXPORTER_OTLP_ENDPOINT ?? null,

@@ -19,8 +19,7 @@ export function initialAssets(html) {
   return [...out];
 }
 
-export function checkBudget(uiRoot) {
-  const dist = join(uiRoot, 'dist');
+export function checkBudget(dist) {
   const html = readFileSync(join(dist, 'index.html'), 'utf8');
   const problems = [];
   if (/<script(?![^>]*\bsrc=)[^>]*>/.test(html)) problems.push('index.html has an inline script (the page CSP forbids it)');

@@ -1,7 +1,6 @@
 // The composition root of the HTTP front door. buildApp() is what tests use
 // with inject(); main.ts builds it the same way and binds it.
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyRequest } from 'fastify';
-import { join } from 'node:path';
 import type { AppDeps } from '../deps.ts';
 import { gateVerdict, GATE_ERROR } from './plugins/access-gate.ts';
 import { applyDevCors, originOf } from './plugins/dev-cors.ts';
@@ -158,7 +157,7 @@ export function buildApp(deps: AppDeps, opts: BuildAppOptions = {}): FastifyInst
   toolsRoutes(app, deps);
   mcpRoutes(app, deps);
 
-  const ui = createStaticUi(join(deps.config.packageRoot, 'ui', 'dist'));
+  const ui = createStaticUi(deps.config.uiDist);
   app.setNotFoundHandler((req, reply) => {
     // Judged by the same normalised path as the gate: an /api target in any
     // spelling (or one that cannot be decoded) is a 404 envelope, never the UI.

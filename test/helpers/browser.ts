@@ -40,9 +40,15 @@ export function useBrowser(): () => Browser {
   };
 }
 
-/** svc for a browser test: started from the source with the built UI, stopped (by PID) when the test ends. */
+/**
+ * svc for a browser test: started from the source with the built UI, stopped
+ * (by PID) when the test ends. SVC_TEST_UI_DIST serves another build (one
+ * made with `node ui/build.mjs --outDir <dir>`) instead of ui/dist.
+ */
 export async function startSvc(t: TestContext, opts: StartOptions = {}): Promise<RunningServer> {
-  return stopAfter(t, await startServer(opts));
+  const uiDist = process.env.SVC_TEST_UI_DIST;
+  const env = uiDist ? { SVC_UI_DIST: uiDist, ...opts.env } : opts.env;
+  return stopAfter(t, await startServer({ ...opts, env }));
 }
 
 export interface WatchedPage {
