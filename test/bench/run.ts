@@ -20,8 +20,9 @@ import { skillScan } from './skill-scan.ts';
 import { sseFanout } from './sse-fanout.ts';
 import { teamChat } from './team-chat.ts';
 import { teamsList } from './teams-list.ts';
+import { uiBench } from './ui.ts';
 
-const ALL: Benchmark[] = [settingsThroughput, teamsList, sseFanout, boardClaim, boot, obsIngest, obsReads, skillScan, mcp, teamChat];
+const ALL: Benchmark[] = [settingsThroughput, teamsList, sseFanout, boardClaim, boot, obsIngest, obsReads, skillScan, mcp, teamChat, uiBench];
 
 interface Row extends Partial<BenchResult> {
   name: string;
