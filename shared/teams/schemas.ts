@@ -10,6 +10,7 @@ export const TEAM_MESSAGES = {
   notFound: 'team not found',
   agentIdRequired: 'agentId is required',
   agentIdRequiredPath: 'agentId required',
+  orchestrationRequired: 'serverOrchestrated (boolean) is required',
 } as const;
 
 const nullableString = z.string().nullable();
@@ -46,3 +47,9 @@ export const AssignSchema = z.object({
   agentName: z.string().min(1).optional().catch(undefined),
 });
 
+
+/** PUT /api/teams/:id/orchestration (beyond the spec: the chat gate's switch). */
+export const OrchestrationBody = z.object({ serverOrchestrated: z.boolean() });
+/** GET and PUT /api/teams/:id/orchestration answer this. */
+export const OrchestrationView = z.object({ teamId: z.string(), serverOrchestrated: z.boolean() });
+export type OrchestrationView = z.infer<typeof OrchestrationView>;

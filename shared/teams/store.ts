@@ -5,6 +5,7 @@ import type { Tx } from '../db/tx.ts';
 import { conflict, notFound } from '../errors.ts';
 import { uuidv7 } from '../ids.ts';
 import { TEAM_KEYS } from '../setting-keys.ts';
+import { isServerOrchestrated } from './orchestration.ts';
 import { TEAM_MESSAGES, type TeamCreate, type TeamPatch } from './schemas.ts';
 import { TEAM_COLUMNS_SQL, type Team, type TeamList } from './types.ts';
 
@@ -17,6 +18,10 @@ export interface TeamStore {
   update(id: string, patch: TeamPatch): Team;
   /** One transaction: orphan members, drop the team's settings, delete the team (briefs cascade). */
   remove(id: string): void;
+  /** The chat gate (spec "Team-scoped settings entries"): off only when the setting is the literal `false`. */
+  isServerOrchestrated(id: string): boolean;
+  /** Writes the setting as `true` or `false`; throws not_found for a team that does not exist. */
+  setServerOrchestrated(id: string, on: boolean): void;
 }
 
 export function createTeamStore(db: Db, tx: Tx, settings: SettingsTable, now: () => number = Date.now): TeamStore {
@@ -111,6 +116,13 @@ export function createTeamStore(db: Db, tx: Tx, settings: SettingsTable, now: ()
         // Beyond the spec's two keys: the chat gate of a team that is gone.
         settings.delete(TEAM_KEYS.serverOrchestrated(id));
         deleteStmt.run(id);
+      });
+    },
+    isServerOrchestrated: (id) => isServerOrchestrated(settings, id),
+    setServerOrchestrated(id, on) {
+      tx.run(() => {
+        if (existsStmt.get(id) !== 1) throw notFound(TEAM_MESSAGES.notFound);
+        settings.set(TEAM_KEYS.serverOrchestrated(id), on ? 'true' : 'false');
       });
     },
   };

@@ -10,7 +10,7 @@ import type { Board } from '../../shared/board/board.ts';
 import { BOARD_KINDS } from '../../shared/events/kinds.ts';
 import type { EventRow } from '../../shared/events/types.ts';
 import type { Logger } from '../../shared/log.ts';
-import { TEAM_KEYS } from '../../shared/setting-keys.ts';
+import { isServerOrchestrated } from '../../shared/teams/orchestration.ts';
 import type { AgentRunStatus } from '../../shared/team-chat/schemas.ts';
 import type { StreamHub } from './stream-hub.ts';
 import type { TeamChatReads } from './team-chat-reads.ts';
@@ -60,7 +60,7 @@ export interface BoardAndRoomDeps {
  */
 export function listenForBoardAndRoom(deps: BoardAndRoomDeps): () => void {
   const { frames, reads, boardChanged, log } = deps;
-  const closedGate = (teamId: string) => deps.settingsTable.get(TEAM_KEYS.serverOrchestrated(teamId)) === 'false';
+  const closedGate = (teamId: string) => !isServerOrchestrated(deps.settingsTable, teamId);
   let queue: EventRow[] = [];
   let scheduled = false;
   const drain = () => {

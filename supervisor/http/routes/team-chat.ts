@@ -6,7 +6,7 @@
 // never aborts it.
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import { TEAM_KEYS } from '../../../shared/setting-keys.ts';
+import { isServerOrchestrated } from '../../../shared/teams/orchestration.ts';
 import { TEAM_CHAT_MESSAGES as M } from '../../../shared/team-chat/schemas.ts';
 import type { AppDeps } from '../../deps.ts';
 import { HttpError } from '../http-error.ts';
@@ -32,7 +32,7 @@ interface IdParams {
 
 /** Spec "Team-scoped settings entries": only the literal `false` closes the chat gate (404). */
 export function requireOrchestrated(settingsTable: AppDeps['settingsTable'], teamId: string): void {
-  if (settingsTable.get(TEAM_KEYS.serverOrchestrated(teamId)) === 'false') throw new HttpError(404, M.notOrchestrated);
+  if (!isServerOrchestrated(settingsTable, teamId)) throw new HttpError(404, M.notOrchestrated);
 }
 
 export function teamChatRoutes(app: FastifyInstance, { settingsTable, sse, teamChat, hubs, domain }: AppDeps): void {

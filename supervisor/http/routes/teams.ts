@@ -1,11 +1,11 @@
 // Spec "Teams": list, create, patch, delete, agent assignment. The list is
 // served from a cache keyed on the database version (see cached-json.ts).
 import type { FastifyInstance } from 'fastify';
-import { AssignSchema, TEAM_MESSAGES as M, TeamCreateSchema, TeamPatchSchema } from '../../../shared/teams/schemas.ts';
+import { AssignSchema, TEAM_MESSAGES as M, OrchestrationBody, TeamCreateSchema, TeamPatchSchema, type OrchestrationView } from '../../../shared/teams/schemas.ts';
 import { createCachedJson } from '../cached-json.ts';
 import { createDbVersion } from '../db-version.ts';
 import type { AppDeps } from '../../deps.ts';
-import { badRequest } from '../http-error.ts';
+import { badRequest, HttpError } from '../http-error.ts';
 import { objectBody, parseOr400, requireParam } from '../validate.ts';
 
 interface IdParams {
@@ -55,5 +55,21 @@ export function teamsRoutes(app: FastifyInstance, { db, logger, domain: { teams,
   app.delete<{ Params: IdParams }>('/api/teams/:id/agents/:agentId', async (req) => {
     agents.unassign(requireParam(req.params.agentId, M.agentIdRequiredPath));
     return { ok: true };
+  });
+
+  // Beyond the spec: the switch behind its `team-server-orchestrated:<id>` setting, for the team settings page.
+  const orchestration = (teamId: string): OrchestrationView => ({ teamId, serverOrchestrated: teams.isServerOrchestrated(teamId) });
+
+  app.get<{ Params: IdParams }>('/api/teams/:id/orchestration', async (req) => {
+    const teamId = requireParam(req.params.id, M.idRequired);
+    if (!teams.exists(teamId)) throw new HttpError(404, M.notFound);
+    return orchestration(teamId);
+  });
+
+  app.put<{ Params: IdParams }>('/api/teams/:id/orchestration', { config: { badJsonMessage: M.orchestrationRequired } }, async (req) => {
+    const teamId = requireParam(req.params.id, M.idRequired);
+    const { serverOrchestrated } = parseOr400(OrchestrationBody, objectBody(req.body, M.orchestrationRequired), M.orchestrationRequired);
+    teams.setServerOrchestrated(teamId, serverOrchestrated);
+    return orchestration(teamId);
   });
 }
