@@ -95,6 +95,12 @@ export type ProgressFrame = z.infer<typeof ProgressFrame>;
 export type OutputFrame = z.infer<typeof OutputFrame>;
 export type ErrorFrame = z.infer<typeof ErrorFrame>;
 export type CompleteFrame = z.infer<typeof CompleteFrame>;
+/** A frame of the SSE routes (install-gateway, gateway start/restart, self-update) as the spec writes it: no operation id. */
+export type OpStreamFrame =
+  | ({ type: 'progress' } & Omit<ProgressFrame, 'opId'>)
+  | ({ type: 'output' } & Omit<OutputFrame, 'opId'>)
+  | ({ type: 'error' } & Omit<ErrorFrame, 'opId'>)
+  | ({ type: 'complete' } & Omit<CompleteFrame, 'opId'>);
 /** A child process of the worker (CLI run, install), by pid: the leader of its own process group on POSIX. */
 export const ChildEvent = z.object({ pid: z.number().int().positive() });
 

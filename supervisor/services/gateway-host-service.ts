@@ -13,7 +13,7 @@ import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import {
   gatewayHostContract,
-  type CompleteFrame, type ErrorFrame, type GatewayHostContract, type GatewayHostWorkerData, type OutputFrame, type ProgressFrame,
+  type GatewayHostContract, type GatewayHostWorkerData, type OpStreamFrame,
 } from '../../shared/channels/gateway-host.ts';
 import { lookupEnv, type Config } from '../../shared/config.ts';
 import type { Logger } from '../../shared/log.ts';
@@ -25,11 +25,7 @@ import { workerEntry, type Service, type Supervisor } from './supervision.ts';
 import { createWorkerChildren } from './worker-children.ts';
 
 /** An SSE frame as the spec writes it (no operation id). */
-export type OpFrame =
-  | ({ type: 'progress' } & Omit<ProgressFrame, 'opId'>)
-  | ({ type: 'output' } & Omit<OutputFrame, 'opId'>)
-  | ({ type: 'error' } & Omit<ErrorFrame, 'opId'>)
-  | ({ type: 'complete' } & Omit<CompleteFrame, 'opId'>);
+export type OpFrame = OpStreamFrame;
 
 export type StreamingOp = 'start' | 'restart' | 'install' | 'selfUpdate';
 

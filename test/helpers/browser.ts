@@ -48,8 +48,17 @@ export function useBrowser(): () => Browser {
 export async function startSvc(t: TestContext, opts: StartOptions = {}): Promise<RunningServer> {
   const uiDist = process.env.SVC_TEST_UI_DIST;
   const env = uiDist ? { SVC_UI_DIST: uiDist, ...opts.env } : opts.env;
-  return stopAfter(t, await startServer({ ...opts, env }));
+  const svc = await startServer({ ...opts, env });
+  // Hooks run in the order they were added: the test's pages close before
+  // svc stops, so a page that polls (the shell's badges) never sees it go.
+  t.after(async () => {
+    for (const c of contextsOf.get(t) ?? []) await c.close();
+  });
+  return stopAfter(t, svc);
 }
+
+/** The browser contexts each test opened (closed before that test's svc stops). */
+const contextsOf = new WeakMap<TestContext, Set<BrowserContext>>();
 
 export interface WatchedPage {
   page: Page;
@@ -73,6 +82,8 @@ export async function openPage(t: TestContext, browser: Browser, opts: PageOptio
     viewport: opts.viewport ?? { width: 1280, height: 800 },
     reducedMotion: 'reduce',
   });
+  if (!contextsOf.has(t)) contextsOf.set(t, new Set());
+  contextsOf.get(t)?.add(context);
   const page = await context.newPage();
   const problems: string[] = [];
   const allowed: RegExp[] = [];

@@ -2,7 +2,10 @@
 // and resends the last id as Last-Event-ID, so the server resumes where the
 // page left off. While it is down the shell shows the reconnect banner;
 // `onReopen` runs after a reconnect (to reload what frames may have missed).
-import { useEffect, useRef } from 'react';
+// A stream the server refuses (an error status, e.g. 503 at the stream cap)
+// is closed by the browser for good: the hook then reports `failed`, and
+// `retry()` opens it again.
+import { useCallback, useEffect, useRef, useState } from 'react';
 import { markReconnecting } from './stream-health.ts';
 
 export interface StreamHandlers {
@@ -15,9 +18,21 @@ export interface StreamHandlers {
 
 let streamCount = 0;
 
-export function useEventStream(url: string | null, handlers: StreamHandlers): void {
+export interface StreamState {
+  /** The browser gave up on the stream (the server answered with an error). */
+  failed: boolean;
+  retry(): void;
+}
+
+export function useEventStream(url: string | null, handlers: StreamHandlers): StreamState {
   const ref = useRef(handlers);
   ref.current = handlers;
+  const [attempt, setAttempt] = useState(0);
+  const [failed, setFailed] = useState(false);
+  const retry = useCallback(() => {
+    setFailed(false);
+    setAttempt((n) => n + 1);
+  }, []);
   useEffect(() => {
     if (url === null) return undefined;
     const key = `${url}#${++streamCount}`;
@@ -31,6 +46,11 @@ export function useEventStream(url: string | null, handlers: StreamHandlers): vo
       markReconnecting(key, false);
     };
     es.onerror = () => {
+      if (es.readyState === EventSource.CLOSED) {
+        markReconnecting(key, false);
+        setFailed(true);
+        return;
+      }
       // EventSource retries on its own while readyState is CONNECTING.
       if (opened) {
         down = true;
@@ -53,5 +73,6 @@ export function useEventStream(url: string | null, handlers: StreamHandlers): vo
       markReconnecting(key, false);
     };
     // The set of event names is fixed per URL; handlers are read through the ref.
-  }, [url]);
+  }, [url, attempt]);
+  return { failed, retry };
 }

@@ -3,3 +3,55 @@
 // bundle). Add a line here when a page needs another shape; never redeclare
 // one by hand.
 export type { SystemStatus } from '../../../shared/channels/gateway-host.ts';
+export type { Team, Assignment, TeamList } from '../../../shared/teams/types.ts';
+export type { OrchestrationView } from '../../../shared/teams/schemas.ts';
+export type { TeamCreate, TeamPatch } from '../../../shared/teams/schemas.ts';
+export type { Onboarding } from '../../../shared/teams/onboarding.ts';
+export type { TeamRules } from '../../../shared/teams/rules.ts';
+export type { Brief } from '../../../shared/lead/briefs.ts';
+export type { Agent } from '../../../shared/agents/types.ts';
+export type { Task, TaskComment, TaskStatus } from '../../../shared/board/types.ts';
+export type { TaskCreate, TaskPatch } from '../../../shared/board/schemas.ts';
+// Team chat (brief C): transcript entries, run statuses, history pages, the global lead.
+export type { AgentRunStatus, TranscriptEntry } from '../../../shared/team-chat/schemas.ts';
+export type { HistoryPage } from '../../../shared/chat-history/history.ts';
+export type { LeadOverrideView } from '../../../shared/lead/resolve.ts';
+// Approvals, tool audit, settings and health (brief D). ToolApproval, Tool and
+// ToolAuditRow are the broker's declared shapes (shared/broker/types.ts).
+export type { ApprovalDecision, Tool, ToolApproval, ToolAuditRow } from '../../../shared/broker/types.ts';
+export type { EventRow } from '../../../shared/events/types.ts';
+export type { SettingsView } from '../../../shared/settings/resolve.ts';
+export type { BootReport, CheckResult } from '../../../shared/health/types.ts';
+export type { ErrorEntry, ErrorFeed } from '../../../shared/obs/errors.ts';
+// The gateway host (brief A): the setup and gateway pages.
+export type { OpStreamFrame, StopResult } from '../../../shared/channels/gateway-host.ts';
+export type { ModelEntry, ModelList } from '../../../shared/gateway/models.ts';
+import type { GatewayConfigView } from '../../../shared/gateway/config-view.ts';
+import type { AutoConfigureResult } from '../../../shared/gateway/auto-configure.ts';
+/** GET /api/system/gateway-config (supervisor/http/routes/system-config.ts builds it without a schema). */
+export interface GatewayConfigResponse {
+  config: GatewayConfigView | null;
+  /** One `has<Provider>Key` flag per provider, plus hasGatewayToken. */
+  env: Record<string, boolean>;
+  version: string | null;
+  execAsk: string | number | boolean | null;
+  execSecurity: string | number | boolean | null;
+}
+/** PATCH /api/system/gateway-config body (the route's PatchBody). */
+export interface GatewayConfigPatch {
+  model?: string;
+  fallbacks?: string[];
+  gatewayPort?: number;
+  apiKeys?: Array<{ provider: string; key: string }>;
+  exec?: { ask?: string; security?: string };
+}
+/** PATCH /api/system/gateway-config answer. */
+export interface GatewayConfigPatchResult { ok: true; hotReloadHint?: true }
+/** POST /api/system/configure-gateway answer. */
+export interface ConfigureGatewayResult { ok: true; gatewayUrl: string }
+/** POST /api/system/auto-configure-gateway answer: rungs 1-2 as the route replies, rungs 3-4 as shared/ returns them. */
+export type AutoConfigureResponse = { ok: true; gatewayUrl: string; provider: string } | Extract<AutoConfigureResult, { ok: false }>;
+/** POST /api/system/approve-device answer (200). */
+export interface ApproveDeviceResult { ok: true; requestId: string; output: string }
+/** GET /api/system/self-version (docs/gateway.md). */
+export interface SelfVersion { current: string; latest: string | null; updateAvailable: boolean; checked: boolean; message?: string }

@@ -1,7 +1,7 @@
 // The app shell: the left nav with its badges (a drawer below the md
 // breakpoint), the reconnect banner while a live stream is down, the theme
 // toggle, and the page.
-import { useState, type ReactNode } from 'react';
+import { useEffect, useRef, useState, type ReactNode } from 'react';
 import { Link, useLocation } from 'wouter';
 import { streamHealth } from '../api/stream-health.ts';
 import { useStore } from '../lib/store.ts';
@@ -34,8 +34,9 @@ function NavLinks({ onNavigate }: { onNavigate?: () => void }) {
             >
               <span>{item.label}</span>
               {badge && (
-                <span aria-label={badge.label} title={badge.label} className={`rounded-full px-2 text-xs font-semibold ${TONE[badge.tone]}`}>
-                  {badge.text}
+                <span title={badge.label} className={`rounded-full px-2 text-xs font-semibold ${TONE[badge.tone]}`}>
+                  <span aria-hidden="true">{badge.text}</span>
+                  <span className="sr-only">, {badge.label}</span>
                 </span>
               )}
             </Link>
@@ -60,8 +61,35 @@ function ThemeToggle() {
   );
 }
 
-export function Shell({ children }: { children: ReactNode }) {
+/** Below md the nav is a drawer: opening it moves focus to its first link; Escape or a link closes it and focus returns to Menu. */
+function useDrawer() {
   const [open, setOpen] = useState(false);
+  const [location] = useLocation();
+  const menuRef = useRef<HTMLButtonElement>(null);
+  const drawerRef = useRef<HTMLElement>(null);
+  useEffect(() => {
+    if (!open) return undefined;
+    drawerRef.current?.querySelector<HTMLElement>('a[href]')?.focus();
+    const onKey = (e: KeyboardEvent) => {
+      if (e.key !== 'Escape') return;
+      e.preventDefault();
+      setOpen(false);
+      menuRef.current?.focus();
+    };
+    document.addEventListener('keydown', onKey);
+    return () => document.removeEventListener('keydown', onKey);
+  }, [open]);
+  // Any navigation (a link, back/forward) closes it.
+  useEffect(() => setOpen(false), [location]);
+  const close = (refocus: boolean) => {
+    setOpen(false);
+    if (refocus) menuRef.current?.focus();
+  };
+  return { open, setOpen, close, menuRef, drawerRef };
+}
+
+export function Shell({ children }: { children: ReactNode }) {
+  const drawer = useDrawer();
   const reconnecting = useStore(streamHealth).size > 0;
   return (
     <div className="flex h-full">
@@ -76,16 +104,28 @@ export function Shell({ children }: { children: ReactNode }) {
       </nav>
       <div className="flex min-w-0 flex-1 flex-col">
         <header className="flex items-center gap-3 border-b border-border bg-surface p-2 md:hidden">
-          <button type="button" className="btn" aria-expanded={open} aria-controls="nav-drawer" onClick={() => setOpen(!open)}>
+          <button
+            ref={drawer.menuRef}
+            type="button"
+            className="btn"
+            aria-expanded={drawer.open}
+            aria-controls="nav-drawer"
+            onClick={() => (drawer.open ? drawer.close(false) : drawer.setOpen(true))}
+          >
             Menu
           </button>
           <Link href="/" className="text-lg font-bold">
             svc
           </Link>
         </header>
-        {open && (
-          <nav id="nav-drawer" aria-label="Main" className="border-b border-border bg-surface p-3 md:hidden">
-            <NavLinks onNavigate={() => setOpen(false)} />
+        {drawer.open && (
+          <nav
+            ref={drawer.drawerRef}
+            id="nav-drawer"
+            aria-label="Main"
+            className="border-b border-border bg-surface p-3 md:hidden"
+          >
+            <NavLinks onNavigate={() => drawer.close(false)} />
             <div className="mt-3 px-3">
               <ThemeToggle />
             </div>

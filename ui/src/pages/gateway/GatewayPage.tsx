@@ -1,8 +1,26 @@
-// The gateway page (built by issue 18; skeleton until its helper lands).
+// The gateway page (`/gateway`): the status card with Start / Stop /
+// Restart (the same job component as setup), the config form, and svc's own
+// version with self-update.
+import { ConfigSection } from './ConfigSection.tsx';
+import { SelfVersionCard } from './SelfVersionCard.tsx';
+import { StatusCard } from './StatusCard.tsx';
+import { useGatewayConfig } from './system-api.ts';
+
 export default function GatewayPage() {
+  const cfg = useGatewayConfig();
   return (
-    <section className="p-6">
-      <h1 className="page-title">Gateway</h1>
+    <section className="flex flex-col gap-4 p-4 md:p-6">
+      <div>
+        <h1 className="page-title">Gateway</h1>
+        <p className="mt-1 text-sm text-muted">The OpenClaw gateway svc runs your agents on: its process, its config, and svc&rsquo;s own updates.</p>
+      </div>
+      <div className="grid max-w-5xl gap-4 lg:grid-cols-2">
+        <div className="flex flex-col gap-4">
+          <StatusCard gatewayVersion={cfg.data?.version ?? null} />
+          <SelfVersionCard />
+        </div>
+        <ConfigSection />
+      </div>
     </section>
   );
 }

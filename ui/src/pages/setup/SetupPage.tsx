@@ -1,8 +1,135 @@
-// The setup page (built by issue 18; skeleton until its helper lands).
-export default function SetupPage() {
+// The setup page (`/setup`, where `/` sends a machine without an installed,
+// running gateway): Node check, gateway CLI install, configure, start, pair,
+// in order. Each step's done/to-do comes from GET /api/system/status (never
+// from browser storage) and is refetched after every step; the install and
+// the start are jobs (features/jobs) that survive navigation.
+import { useQueryClient } from '@tanstack/react-query';
+import { Link } from 'wouter';
+import type { SystemStatus } from '../../api/types.ts';
+import { ErrorState, Loading } from '../../components/states.tsx';
+import { JobProgress, useJob } from '../../features/jobs/index.ts';
+import { useStore } from '../../lib/store.ts';
+import { systemKeys, useSystemJobs, useSystemStatus } from '../gateway/system-api.ts';
+import { ConfigureStep } from './ConfigureStep.tsx';
+import { PairStep, pairSettled, pairStore } from './PairStep.tsx';
+import { Step } from './Step.tsx';
+
+function NodeText({ node }: { node: SystemStatus['node'] }) {
+  const where = `Node ${node.version} (${node.path})`;
+  if (!node.sufficient) {
+    return (
+      <p>
+        {where} is too old for the gateway (older than Node 22); the gateway CLI needs Node {node.gatewayRequirement}. Install a Node
+        that fits (from nodejs.org, or <code>nvm install 24</code>), put it first on PATH, and restart svc.
+      </p>
+    );
+  }
+  if (node.meetsGatewayRequirement === false) {
+    return (
+      <p>
+        {where} runs svc, but the gateway CLI needs Node {node.gatewayRequirement}. Install a Node that fits (from nodejs.org, or{' '}
+        <code>nvm install 24</code>), put it first on PATH, and restart svc.
+      </p>
+    );
+  }
+  if (node.meetsGatewayRequirement === null) {
+    return (
+      <p>
+        {where}. svc cannot tell whether it fits the gateway&rsquo;s requirement ({node.gatewayRequirement}); check it before you install.
+      </p>
+    );
+  }
   return (
-    <section className="p-6">
-      <h1 className="page-title">Set up svc</h1>
+    <p>
+      {where} fits svc and the gateway ({node.gatewayRequirement}).
+    </p>
+  );
+}
+
+function Steps({ s }: { s: SystemStatus }) {
+  const qc = useQueryClient();
+  const jobs = useSystemJobs();
+  const install = useJob('install-gateway');
+  const gateway = useJob('gateway');
+  const pair = useStore(pairStore);
+  const refetch = () => void qc.invalidateQueries({ queryKey: systemKeys.status });
+  const nodeOk = s.node.sufficient && s.node.meetsGatewayRequirement !== false;
+  const installed = s.gatewayCli.installed;
+  const configured = s.gatewayCli.configExists && s.gatewayCli.envExists;
+  const running = s.gateway.running;
+  const installing = install?.state.outcome === 'running';
+  const starting = gateway?.state.outcome === 'running';
+  const allDone = nodeOk && installed && configured && running && pairSettled(pair);
+  return (
+    <>
+      <ol className="flex max-w-3xl flex-col gap-4">
+        <Step n={1} title="Check Node.js" done={nodeOk}>
+          <NodeText node={s.node} />
+        </Step>
+        <Step n={2} title="Install the gateway CLI" done={installed}>
+          <p>
+            {installed
+              ? `Installed: version ${s.gatewayCli.version ?? 'unknown'} at ${s.gatewayCli.path ?? 'an unknown path'}.`
+              : 'The OpenClaw gateway CLI is not installed. svc installs it globally with npm; it takes a minute or two.'}
+          </p>
+          <div>
+            <button type="button" className={installed ? 'btn' : 'btn btn-primary'} disabled={installing} onClick={() => jobs.install()}>
+              {installed ? 'Install again' : 'Install the gateway CLI'}
+            </button>
+          </div>
+          <JobProgress job={install} />
+        </Step>
+        <Step n={3} title="Configure the gateway" done={configured}>
+          <ConfigureStep configured={configured} onChange={refetch} />
+        </Step>
+        <Step n={4} title="Start the gateway" done={running}>
+          <p>
+            {running
+              ? `Running on port ${s.gateway.port}${s.gateway.pid !== null ? ` (pid ${s.gateway.pid})` : ''}.`
+              : installed
+                ? 'The gateway is not running.'
+                : 'Install the gateway CLI first.'}
+          </p>
+          {!running && (
+            <div>
+              <button type="button" className="btn btn-primary" disabled={!installed || starting} onClick={() => jobs.gateway('start')}>
+                Start the gateway
+              </button>
+            </div>
+          )}
+          <JobProgress job={gateway} />
+        </Step>
+        <Step n={5} title="Pair svc with the gateway" done={pair.state === 'approved'}>
+          <PairStep running={running} />
+        </Step>
+      </ol>
+      {allDone && (
+        <div className="card mt-4 flex max-w-3xl flex-wrap items-center justify-between gap-3">
+          <p className="font-medium">All set: the gateway is installed, configured, running and paired.</p>
+          <Link href="/teams" className="btn btn-primary">
+            Go to your teams
+          </Link>
+        </div>
+      )}
+    </>
+  );
+}
+
+export default function SetupPage() {
+  const status = useSystemStatus();
+  return (
+    <section className="flex flex-col gap-4 p-4 md:p-6">
+      <div>
+        <h1 className="page-title">Set up svc</h1>
+        <p className="mt-1 text-sm text-muted">Five steps from a fresh machine to a running, paired gateway.</p>
+      </div>
+      {status.isPending ? (
+        <Loading what="status" />
+      ) : status.error ? (
+        <ErrorState error={status.error} retry={() => void status.refetch()} />
+      ) : (
+        <Steps s={status.data} />
+      )}
     </section>
   );
 }

@@ -1,0 +1,36 @@
+// A side panel on the native <dialog> (modal: focus is trapped and restored
+// by the browser, Escape closes it). Full width below the md breakpoint.
+import { useEffect, useId, useRef, type ReactNode } from 'react';
+
+export function Drawer({ open, title, onClose, children }: { open: boolean; title: ReactNode; onClose: () => void; children: ReactNode }) {
+  const ref = useRef<HTMLDialogElement>(null);
+  const id = useId();
+  useEffect(() => {
+    const d = ref.current;
+    if (!d) return;
+    if (open && !d.open) d.showModal();
+    if (!open && d.open) d.close();
+  }, [open]);
+  return (
+    <dialog
+      ref={ref}
+      aria-labelledby={`${id}-title`}
+      onClose={onClose}
+      className="m-0 ml-auto h-full max-h-none w-full max-w-none border-l border-border bg-surface p-0 text-text md:w-[36rem]"
+    >
+      {open && (
+        <div className="flex min-h-full flex-col gap-4 p-5">
+          <div className="flex items-start gap-3">
+            <h2 id={`${id}-title`} className="mr-auto text-lg font-semibold break-words">
+              {title}
+            </h2>
+            <button type="button" className="btn" onClick={onClose}>
+              Close
+            </button>
+          </div>
+          {children}
+        </div>
+      )}
+    </dialog>
+  );
+}

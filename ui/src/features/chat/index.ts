@@ -1,0 +1,10 @@
+// The chat feature's public surface: the stream's frames, the reducer, the
+// mention rule and the history merge (plain .ts; the page is pages/team-chat).
+export { parseDeltaFrame, parseRowFrame, parseStatusFrame, toEntry, type DeltaFrame, type RowFrame, type StatusFrame } from './frames.ts';
+export {
+  anyoneRunning, chatReducer, hasEarlier, initialChatState, RENDER_LIMIT, transcriptItems,
+  type ChatAction, type ChatState, type LiveBubble, type Notice, type PendingSend, type TranscriptItem,
+} from './chat-state.ts';
+export { applyMention, leadingMention, mentionOptions, mentionQuery, type Mentionable } from './mention.ts';
+export { agentIdOfSessionKey, teamFallbackSessionKey, teamSessionKey } from './session-key.ts';
+export { addPage, compareEntries, hasOlder, keysToFetch, reveal, startPaging, type KeyPaging, type Paging } from './transcript-merge.ts';

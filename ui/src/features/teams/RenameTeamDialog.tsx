@@ -1,0 +1,43 @@
+// Rename a team: PATCH /api/teams/:id { name }.
+import { useState, type FormEvent } from 'react';
+import { Dialog } from '../../components/Dialog.tsx';
+import type { Team } from '../../api/types.ts';
+import { useTeamMutations } from './useTeamMutations.ts';
+
+export function RenameTeamDialog({ team, onClose, onRenamed }: { team: Team | null; onClose: () => void; onRenamed: (team: Team) => void }) {
+  return (
+    <Dialog open={team !== null} title="Rename team" onClose={onClose}>
+      {team && <RenameForm key={team.id} team={team} onClose={onClose} onRenamed={onRenamed} />}
+    </Dialog>
+  );
+}
+
+function RenameForm({ team, onClose, onRenamed }: { team: Team; onClose: () => void; onRenamed: (team: Team) => void }) {
+  const { patch } = useTeamMutations();
+  const [name, setName] = useState(team.name);
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    patch.mutate({ id: team.id, name: name.trim() }, { onSuccess: onRenamed });
+  };
+  return (
+    <form className="flex flex-col gap-4" onSubmit={submit}>
+      <label className="flex flex-col gap-1 text-sm">
+        New name
+        <input className="input" value={name} onChange={(e) => setName(e.target.value)} required autoComplete="off" />
+      </label>
+      {patch.error && (
+        <p role="alert" className="text-sm text-danger">
+          {patch.error.message}
+        </p>
+      )}
+      <div className="flex justify-end gap-2">
+        <button type="button" className="btn" onClick={onClose}>
+          Cancel
+        </button>
+        <button type="submit" className="btn btn-primary" disabled={patch.isPending}>
+          Save name
+        </button>
+      </div>
+    </form>
+  );
+}

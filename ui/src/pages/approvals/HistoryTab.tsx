@@ -1,0 +1,51 @@
+// The history tab: every approval asked for and how it ended, folded from
+// the event log's approval_requested / approval_resolved rows (GET
+// /api/obs/events; svc has no approvals-history table route yet).
+import { Empty, ErrorState, Loading } from '../../components/states.tsx';
+import { useApprovalHistory, usePendingApprovals } from '../../features/approvals/index.ts';
+import { foldHistory, formatTime, OUTCOME_LABEL, type HistoryOutcome } from '../../features/approvals/logic.ts';
+
+const TONE: Record<HistoryOutcome, string> = {
+  allow_once: 'text-ok',
+  allow_always: 'text-ok',
+  deny: 'text-danger',
+  pending: 'text-warn',
+  expired: 'text-muted',
+};
+
+export function HistoryTab() {
+  const history = useApprovalHistory();
+  const pending = usePendingApprovals();
+  if (history.isPending) return <Loading what="approval history" />;
+  if (history.error) return <ErrorState error={history.error} retry={() => void history.refetch()} />;
+  const rows = foldHistory(history.data, new Set((pending.data ?? []).map((a) => a.id)));
+  if (rows.length === 0) return <Empty title="No approvals yet">Every approval an agent asks for, and how it ended, is listed here.</Empty>;
+  const now = Date.now();
+  return (
+    <div className="overflow-x-auto rounded-lg border border-border" tabIndex={0} role="region" aria-label="Approval history">
+      <table className="w-full text-left text-sm">
+        <caption className="sr-only">Approval history, newest first</caption>
+        <thead className="bg-surface-2 text-muted">
+          <tr>
+            <th scope="col" className="px-3 py-2 font-medium">Asked</th>
+            <th scope="col" className="px-3 py-2 font-medium">Tool</th>
+            <th scope="col" className="px-3 py-2 font-medium">Agent</th>
+            <th scope="col" className="px-3 py-2 font-medium">Decision</th>
+            <th scope="col" className="px-3 py-2 font-medium">Decided</th>
+          </tr>
+        </thead>
+        <tbody>
+          {rows.map((r) => (
+            <tr key={r.approvalId} className="border-t border-border bg-surface">
+              <td className="px-3 py-2 whitespace-nowrap">{r.requestedAt === null ? '—' : formatTime(r.requestedAt, now)}</td>
+              <td className="px-3 py-2 font-mono break-all">{r.toolName}</td>
+              <td className="px-3 py-2 break-all">{r.agentId ?? 'unknown'}</td>
+              <td className={`px-3 py-2 font-semibold ${TONE[r.outcome]}`}>{OUTCOME_LABEL[r.outcome]}</td>
+              <td className="px-3 py-2 whitespace-nowrap">{r.resolvedAt === null ? '—' : formatTime(r.resolvedAt, now)}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}

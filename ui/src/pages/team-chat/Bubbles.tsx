@@ -1,0 +1,84 @@
+// One item of the transcript: a committed entry (the person's message, an
+// agent's reply, or a `meta` notice), a notice of the page's own, a pending
+// send, or a live bubble of a run in flight.
+import { memo } from 'react';
+import type { TranscriptEntry } from '../../api/types.ts';
+import type { LiveBubble, Notice, PendingSend } from '../../features/chat/index.ts';
+import { noticeText } from './messages.ts';
+
+const time = (ms: number) => (ms > 0 ? new Date(ms).toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' }) : '');
+
+function Meta({ children, ...data }: { children: string; [data: `data-${string}`]: string }) {
+  return (
+    <li {...data} className="mx-auto max-w-[90%] px-3 py-1 text-center text-xs text-muted italic">
+      {children}
+    </li>
+  );
+}
+
+export const EntryItem = memo(function EntryItem({ entry, nameOf }: { entry: TranscriptEntry; nameOf: (agentId: string | null) => string }) {
+  if (entry.kind === 'meta' || entry.role === 'system') {
+    return (
+      <Meta data-entry-id={entry.entryId} data-kind="meta">
+        {entry.text}
+      </Meta>
+    );
+  }
+  const mine = entry.role === 'user';
+  const who = mine ? (entry.agentId ? `You to ${nameOf(entry.agentId)}` : 'You') : nameOf(entry.agentId);
+  return (
+    <li data-entry-id={entry.entryId} data-kind={mine ? 'user' : 'reply'} className={`flex ${mine ? 'justify-end' : 'justify-start'}`}>
+      <article className={`max-w-[85%] rounded-lg px-3 py-2 ${mine ? 'bg-accent text-accent-text' : 'border border-border bg-surface'}`}>
+        <header className={`mb-0.5 flex gap-2 text-xs ${mine ? '' : 'text-muted'}`}>
+          <span className="font-semibold">{who}</span>
+          <time dateTime={new Date(entry.timestampMs).toISOString()}>{time(entry.timestampMs)}</time>
+        </header>
+        <p className="text-sm break-words whitespace-pre-wrap">{entry.text}</p>
+      </article>
+    </li>
+  );
+});
+
+export function NoticeItem({ notice, name }: { notice: Notice; name: string }) {
+  return <Meta data-notice={notice.kind}>{noticeText(notice.kind, name)}</Meta>;
+}
+
+export function PendingItem({ pending, onRetry, onDiscard }: { pending: PendingSend; onRetry: () => void; onDiscard: () => void }) {
+  const failed = pending.state === 'failed';
+  return (
+    <li data-pending={pending.state} className="flex justify-end">
+      <article className={`max-w-[85%] rounded-lg px-3 py-2 ${failed ? 'border border-danger bg-surface' : 'bg-accent text-accent-text'}`}>
+        <p className="text-sm break-words whitespace-pre-wrap">{pending.text}</p>
+        {failed ? (
+          <div role="alert" className="mt-1 flex flex-wrap items-center gap-2 text-xs">
+            <span className="text-danger">Not sent: {pending.error}</span>
+            <button type="button" className="btn px-2 py-0.5 text-xs" onClick={onRetry}>
+              Retry
+            </button>
+            <button type="button" className="btn px-2 py-0.5 text-xs" onClick={onDiscard}>
+              Discard
+            </button>
+          </div>
+        ) : (
+          <p className="mt-0.5 text-xs">{pending.state === 'sending' ? 'Sending…' : 'Sent'}</p>
+        )}
+      </article>
+    </li>
+  );
+}
+
+export function LiveItem({ bubble, name }: { bubble: LiveBubble; name: string }) {
+  return (
+    <div data-live={bubble.sessionKey} className="flex justify-start">
+      <article className="max-w-[85%] rounded-lg border border-dashed border-border bg-surface px-3 py-2" aria-busy="true">
+        <header className="mb-0.5 flex items-center gap-2 text-xs text-muted">
+          <span className="font-semibold">{name}</span>
+          <span>is writing…</span>
+        </header>
+        <p className="text-sm break-words whitespace-pre-wrap" data-live-text="">
+          {bubble.text}
+        </p>
+      </article>
+    </div>
+  );
+}

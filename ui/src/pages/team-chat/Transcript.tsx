@@ -1,0 +1,123 @@
+// The transcript: at most RENDER_LIMIT committed rows until the person loads
+// earlier ones; it follows new content only while the reader is near the
+// bottom, else it offers "Jump to latest (n new)". Live bubbles (runs in
+// flight) sit under the log, outside its live region: their text changes many
+// times a second and is not announced piece by piece.
+import { useLayoutEffect, useRef, useState } from 'react';
+import type { ChatState, TranscriptItem } from '../../features/chat/index.ts';
+import { Empty } from '../../components/states.tsx';
+import { EntryItem, LiveItem, NoticeItem, PendingItem } from './Bubbles.tsx';
+
+/** Within this many pixels of the bottom counts as "at the bottom". */
+const NEAR_BOTTOM_PX = 64;
+
+export interface TranscriptProps {
+  state: ChatState;
+  items: readonly TranscriptItem[];
+  nameOf: (agentId: string | null) => string;
+  earlier: { has: boolean; busy: boolean; error: string | null; load: () => Promise<void> };
+  onRetry: (entryId: string) => void;
+  onDiscard: (entryId: string) => void;
+  /** Changes when the person sends: the view goes to the bottom. */
+  followSignal: number;
+  /** The stream's catch-up is not known to be complete yet (its status snapshot has not come). */
+  waiting: boolean;
+}
+
+export function Transcript({ state, items, nameOf, earlier, onRetry, onDiscard, followSignal, waiting }: TranscriptProps) {
+  const ref = useRef<HTMLDivElement>(null);
+  const atBottom = useRef(true);
+  /** The received count when the reader scrolled away from the bottom (null: at the bottom). */
+  const [awayAt, setAwayAt] = useState<number | null>(null);
+  const restore = useRef<{ height: number; top: number } | null>(null);
+  const live = Object.values(state.live);
+
+  const onScroll = () => {
+    const el = ref.current;
+    if (!el) return;
+    const near = el.scrollHeight - el.scrollTop - el.clientHeight <= NEAR_BOTTOM_PX;
+    atBottom.current = near;
+    if (near && awayAt !== null) setAwayAt(null);
+    if (!near && awayAt === null) setAwayAt(state.received);
+  };
+  const toBottom = () => {
+    const el = ref.current;
+    if (!el) return;
+    el.scrollTop = el.scrollHeight;
+    atBottom.current = true;
+    setAwayAt(null);
+  };
+
+  // After each render: keep the reading position after "load earlier", else follow the bottom when the reader is there.
+  useLayoutEffect(() => {
+    const el = ref.current;
+    if (!el) return;
+    if (restore.current) {
+      el.scrollTop = restore.current.top + (el.scrollHeight - restore.current.height);
+      restore.current = null;
+    } else if (atBottom.current) {
+      el.scrollTop = el.scrollHeight;
+    }
+  });
+  useLayoutEffect(() => {
+    if (followSignal > 0) toBottom();
+  }, [followSignal]);
+
+  const loadEarlier = () => {
+    const el = ref.current;
+    if (el) restore.current = { height: el.scrollHeight, top: el.scrollTop };
+    void earlier.load();
+  };
+  const fresh = awayAt === null ? 0 : state.received - awayAt;
+
+  return (
+    <div className="relative flex min-h-0 flex-1 flex-col">
+      <div ref={ref} onScroll={onScroll} className="min-h-0 flex-1 overflow-y-auto px-3 py-3 md:px-4" data-testid="transcript">
+        {earlier.has && (
+          <div className="mb-3 flex flex-col items-center gap-1">
+            <button type="button" className="btn" onClick={loadEarlier} disabled={earlier.busy}>
+              {earlier.busy ? 'Loading earlier messages…' : 'Load earlier messages'}
+            </button>
+            {earlier.error && (
+              <p role="alert" className="text-sm text-danger">
+                {earlier.error}
+              </p>
+            )}
+          </div>
+        )}
+        {waiting && items.length === 0 ? (
+          <p role="status" className="p-3 text-muted">
+            Loading the conversation…
+          </p>
+        ) : items.length === 0 && live.length === 0 ? (
+          <Empty title="No messages yet">Say hello: your message goes to the lead unless you @mention someone.</Empty>
+        ) : null}
+        <div role="log" aria-label="Conversation">
+          <ol className="flex flex-col gap-2">
+            {items.map((it) =>
+              it.type === 'entry' ? (
+                <EntryItem key={it.key} entry={it.entry} nameOf={nameOf} />
+              ) : it.type === 'notice' ? (
+                <NoticeItem key={it.key} notice={it.notice} name={nameOf(it.notice.agentId)} />
+              ) : (
+                <PendingItem key={it.key} pending={it.pending} onRetry={() => onRetry(it.pending.entryId)} onDiscard={() => onDiscard(it.pending.entryId)} />
+              ),
+            )}
+          </ol>
+        </div>
+        {live.length > 0 && (
+          <div className="mt-2 flex flex-col gap-2">
+            {live.map((b) => (
+              <LiveItem key={b.sessionKey} bubble={b} name={nameOf(b.agentId)} />
+            ))}
+          </div>
+        )}
+      </div>
+      {awayAt !== null && fresh > 0 && (
+        <button type="button" className="btn btn-primary absolute bottom-3 left-1/2 -translate-x-1/2 shadow-lg" onClick={toBottom}>
+          Jump to latest ({fresh} new)
+        </button>
+      )}
+    </div>
+  );
+}
