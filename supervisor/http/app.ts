@@ -12,6 +12,7 @@ import { clientErrorWithHeaders, frameworkErrorWithHeaders } from './plugins/fra
 import { setSecurityHeaders } from './plugins/security-headers.ts';
 import { createStaticUi } from './plugins/static-ui.ts';
 import { agentsRoutes } from './routes/agents.ts';
+import { gatewayAgentsRoutes } from './routes/gateway-agents.ts';
 import { boardRoutes } from './routes/board.ts';
 import { healthRoutes } from './routes/health.ts';
 import { leadRoutes } from './routes/lead.ts';
@@ -145,6 +146,7 @@ export function buildApp(deps: AppDeps, opts: BuildAppOptions = {}): FastifyInst
   teamChatRoutes(app, deps);
   teamChatRoomRoutes(app, deps);
   agentsRoutes(app, deps);
+  gatewayAgentsRoutes(app, deps);
   boardRoutes(app, deps);
   leadRoutes(app, deps);
   fleetRoutes(app, deps);

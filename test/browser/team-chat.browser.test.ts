@@ -396,3 +396,39 @@ void test('Dashboard (issue 18, Team chat): an unknown team id is a page that sa
   await page.getByRole('heading', { name: 'Team not found' }).waitFor();
   await page.getByRole('link', { name: 'See all teams' }).waitFor();
 });
+
+void test('Dashboard (issue 18, a first team): a team made on /teams, an agent made on the gateway from its settings, the gate skipped, and the agent answers', async (t) => {
+  const { svc } = rig();
+  const { page } = await openPage(t, browser());
+  await page.goto(`${svc.base}/teams`);
+  await page.getByRole('button', { name: 'New team' }).click();
+  const dialog = page.getByRole('dialog', { name: 'New team' });
+  await dialog.getByLabel('Name').fill('First team');
+  await dialog.getByRole('button', { name: 'Create team' }).click();
+  await page.getByRole('link', { name: 'Add agents to First team' }).click();
+  await page.waitForURL(/\/teams\/[^/]+\/settings$/);
+  const teamId = decodeURIComponent(new URL(page.url()).pathname.split('/')[2] as string);
+
+  // The gateway's agents are offered; a new one is made there and joins the team.
+  const gatewayAgents = page.getByLabel('Agent on your gateway');
+  await gatewayAgents.locator('option', { hasText: agent('Ada').id }).waitFor({ state: 'attached' });
+  await page.getByLabel('New agent on the gateway').fill('Gus');
+  await page.getByRole('button', { name: 'Create and add' }).click();
+  await page.getByRole('list', { name: 'Members' }).getByRole('button', { name: 'Remove Gus' }).waitFor();
+  const listed = await call<{ agents: Array<{ id: string; name: string }> }>(svc.base, 'GET', '/api/gateway/agents');
+  const gus = listed.body.agents.find((a) => a.name === 'Gus');
+  assert.ok(gus, `the gateway lists Gus: ${JSON.stringify(listed.body)}`);
+  const teams = await call<{ assignments: Array<{ agentId: string; teamId: string }> }>(svc.base, 'GET', '/api/teams');
+  assert.deepEqual(teams.body.assignments.filter((a) => a.teamId === teamId), [{ agentId: gus.id, teamId }]);
+  // The gateway hot-reloads a new agent about a second after agents.create: wait until it knows Gus.
+  await waitFor(async () => (await call<{ agents: Array<{ id: string }> }>(svc.base, 'GET', '/api/gateway/agents')).body.agents.some((a) => a.id === gus.id), {
+    what: 'the gateway to list Gus',
+  });
+
+  await page.getByRole('navigation', { name: 'Team' }).getByRole('link', { name: 'Chat' }).click();
+  await page.getByRole('button', { name: 'Skip the introductions' }).click();
+  await sendByKeyboard(page, 'hello from a first team');
+  await page.getByText('ECHO: hello from a first team').waitFor({ timeout: RUN_WAIT_MS });
+  const reply = (await serverEntries(svc.base, [teamKey(gus.id, teamId)])).find((e) => e.role === 'assistant');
+  assert.equal(reply?.text.trim(), 'ECHO: hello from a first team');
+});

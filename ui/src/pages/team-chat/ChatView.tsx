@@ -1,6 +1,7 @@
 // The chat once the gate is passed: roster, transcript, composer, and the
 // side panel (tasks, approvals), which folds away below the md breakpoint.
 import { useCallback, useMemo, useState } from 'react';
+import { Link } from 'wouter';
 import type { AgentRunStatus, Team } from '../../api/types.ts';
 import { anyoneRunning, hasEarlier, transcriptItems } from '../../features/chat/index.ts';
 import { Composer } from './Composer.tsx';
@@ -56,7 +57,13 @@ export function ChatView({ team, roster }: { team: Team; roster: RosterState }) 
           </div>
         )}
         {speakers.length === 0 && (
-          <p className="border-b border-border px-4 py-2 text-sm text-warn">No agent can answer in this team yet: add one in the team's settings. Messages are kept.</p>
+          <p className="border-b border-border px-4 py-2 text-sm text-warn">
+            No agent can answer in this team yet:{' '}
+            <Link href={`/teams/${encodeURIComponent(team.id)}/settings`} className="underline">
+              add one in the team&apos;s settings
+            </Link>
+            . Messages are kept.
+          </p>
         )}
         <Transcript
           state={state}

@@ -1,5 +1,6 @@
 // Members: the team's agents (the assignment view of GET /api/teams), add one
-// of the known agents (GET /api/agents) or any agent by id (POST
+// of the gateway's agents (or make one there: GatewayAgentsForm.tsx), one of
+// the known agents (GET /api/agents) or any agent by id (POST
 // /api/teams/:id/agents makes the row), remove (the agent is kept), and the
 // team's leader (PATCH /api/teams/:id { leaderAgentId }).
 import { useState, type FormEvent } from 'react';
@@ -7,6 +8,7 @@ import type { Team } from '../../api/types.ts';
 import { useAgents } from '../../features/teams/useAgents.ts';
 import { useTeamMutations } from '../../features/teams/useTeamMutations.ts';
 import { useTeams } from '../../features/teams/useTeams.ts';
+import { GatewayAgentsForm } from './GatewayAgentsForm.tsx';
 import { Section } from './Section.tsx';
 
 export function MembersSection({ team, memberIds }: { team: Team; memberIds: readonly string[] }) {
@@ -102,6 +104,8 @@ export function MembersSection({ team, memberIds }: { team: Team; memberIds: rea
           )}
         </select>
       </label>
+
+      <GatewayAgentsForm memberIds={memberIds} onAdd={(id, name) => add(id, name)} busy={assign.isPending} />
 
       <form className="flex flex-wrap items-end gap-2" onSubmit={addPicked}>
         <label className="flex min-w-48 flex-1 flex-col gap-1 text-sm">

@@ -2,7 +2,7 @@
 // unarchive, delete. Archived teams show behind a toggle kept in the URL
 // (`?archived=1`), so a reload or a shared link keeps it.
 import { useRef, useState } from 'react';
-import { useSearchParams } from 'wouter';
+import { Link, useSearchParams } from 'wouter';
 import type { Team } from '../../api/types.ts';
 import { Empty, ErrorState, Loading } from '../../components/states.tsx';
 import { CreateTeamDialog } from '../../features/teams/CreateTeamDialog.tsx';
@@ -21,6 +21,8 @@ export default function TeamsPage() {
   const [renaming, setRenaming] = useState<Team | null>(null);
   const [deleting, setDeleting] = useState<Team | null>(null);
   const [notice, setNotice] = useState('');
+  /** The team just created: its next step (agents) is offered beside the notice. */
+  const [created, setCreated] = useState<{ id: string; name: string } | null>(null);
   const [failure, setFailure] = useState('');
   const heading = useRef<HTMLHeadingElement>(null);
 
@@ -66,6 +68,14 @@ export default function TeamsPage() {
       </div>
       <p role="status" aria-live="polite" className="text-sm text-muted empty:hidden">
         {notice}
+        {created && notice.startsWith('Created') && (
+          <>
+            {' '}
+            <Link href={`/teams/${encodeURIComponent(created.id)}/settings`} className="text-accent underline">
+              Add agents to {created.name}
+            </Link>
+          </>
+        )}
       </p>
       {failure && (
         <p role="alert" className="text-sm text-danger">
@@ -97,7 +107,11 @@ export default function TeamsPage() {
           ))}
         </ul>
       )}
-      <CreateTeamDialog open={creating} onClose={() => setCreating(false)} onCreated={(t) => setNotice(`Created ${t.name}.`)} />
+      <CreateTeamDialog open={creating} onClose={() => setCreating(false)} onCreated={(t) => {
+          setCreated({ id: t.id, name: t.name });
+          setNotice(`Created ${t.name}.`);
+        }}
+      />
       <RenameTeamDialog
         team={renaming}
         onClose={() => setRenaming(null)}

@@ -1,0 +1,52 @@
+// The gateway's own agents, through svc's gateway link (beyond the spec,
+// for the dashboard: a team can only talk through agents the gateway has).
+// `agents.list` names them; `agents.create { name }` makes one (the gateway
+// slugifies the id from the name, writes `agents.entries.<id>` and hot
+// reloads it about a second later: RECIPE §9). Replies are parsed loosely:
+// only the fields svc shows are required.
+import { z } from 'zod';
+import { GATEWAY_TIMEOUTS, isUnreachable, UnexpectedReplyError, type GatewayCall } from '../exec/gateway-policy.ts';
+
+export const GATEWAY_AGENT_MESSAGES = {
+  nameRequired: 'name is required (1 to 80 characters)',
+} as const;
+
+export const GatewayAgent = z.object({ id: z.string(), name: z.string() });
+export type GatewayAgent = z.infer<typeof GatewayAgent>;
+
+/** GET /api/gateway/agents; `reachable: false` (and no agents) while svc has no gateway connection. */
+export const GatewayAgentsView = z.object({ agents: z.array(GatewayAgent), defaultId: z.string().nullable(), reachable: z.boolean() });
+export type GatewayAgentsView = z.infer<typeof GatewayAgentsView>;
+
+/** POST /api/gateway/agents. */
+export const CreateGatewayAgentBody = z.object({ name: z.string().trim().min(1).max(80) });
+
+const ListReply = z.object({
+  defaultId: z.string().optional(),
+  agents: z.array(z.object({ id: z.string().min(1), name: z.string().optional() }).loose()),
+}).loose();
+const CreateReply = z.object({ agentId: z.string().min(1), name: z.string().optional() }).loose();
+
+/** The gateway's agents; a gateway svc cannot reach is an answer (`reachable: false`), a refusal throws. */
+export async function listGatewayAgents(call: GatewayCall): Promise<GatewayAgentsView> {
+  let reply: unknown;
+  try {
+    reply = await call('agents.list', {}, GATEWAY_TIMEOUTS);
+  } catch (err) {
+    if (isUnreachable(err)) return { agents: [], defaultId: null, reachable: false };
+    throw err;
+  }
+  const r = ListReply.safeParse(reply);
+  if (!r.success) throw new UnexpectedReplyError('agents.list');
+  return {
+    agents: r.data.agents.map((a) => ({ id: a.id, name: a.name?.trim() || a.id })),
+    defaultId: r.data.defaultId ?? null,
+    reachable: true,
+  };
+}
+
+export async function createGatewayAgent(call: GatewayCall, name: string): Promise<GatewayAgent> {
+  const r = CreateReply.safeParse(await call('agents.create', { name }, GATEWAY_TIMEOUTS));
+  if (!r.success) throw new UnexpectedReplyError('agents.create');
+  return { id: r.data.agentId, name: r.data.name?.trim() || name };
+}
