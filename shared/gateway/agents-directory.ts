@@ -27,13 +27,19 @@ const ListReply = z.object({
 }).loose();
 const CreateReply = z.object({ agentId: z.string().min(1), name: z.string().optional() }).loose();
 
-/** The gateway's agents; a gateway svc cannot reach is an answer (`reachable: false`), a refusal throws. */
-export async function listGatewayAgents(call: GatewayCall): Promise<GatewayAgentsView> {
+const UNREACHABLE: GatewayAgentsView = { agents: [], defaultId: null, reachable: false };
+
+/**
+ * The gateway's agents; a gateway svc cannot reach is an answer (`reachable:
+ * false`; at once when svc has no gateway URL at all), a refusal throws.
+ */
+export async function listGatewayAgents(call: GatewayCall, configured: boolean): Promise<GatewayAgentsView> {
+  if (!configured) return UNREACHABLE;
   let reply: unknown;
   try {
     reply = await call('agents.list', {}, GATEWAY_TIMEOUTS);
   } catch (err) {
-    if (isUnreachable(err)) return { agents: [], defaultId: null, reachable: false };
+    if (isUnreachable(err)) return UNREACHABLE;
     throw err;
   }
   const r = ListReply.safeParse(reply);

@@ -6,6 +6,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { buildTestApp } from '../helpers/app.ts';
+import { freePort } from '../helpers/server.ts';
 
 void test('Gateway agents (issue 18): no gateway connection is an answer for the list and a 502 for a create; bad names are 400', async (t) => {
   const { app } = await buildTestApp(t);
@@ -18,4 +19,11 @@ void test('Gateway agents (issue 18): no gateway connection is an answer for the
   }
   const create = await app.inject({ method: 'POST', url: '/api/gateway/agents', payload: { name: 'Researcher' } });
   assert.deepEqual([create.statusCode, create.json()], [502, { error: 'gateway not reachable: start it on the Gateway page' }]);
+
+  // A gateway URL where nothing listens: the list waits for a connection, then says it is not reachable.
+  const closed = await freePort();
+  const saved = await app.inject({ method: 'POST', url: '/api/settings', payload: { gatewayUrl: `ws://127.0.0.1:${closed}` } });
+  assert.equal(saved.statusCode, 200);
+  const again = await app.inject({ method: 'GET', url: '/api/gateway/agents' });
+  assert.deepEqual([again.statusCode, again.json()], [200, { agents: [], defaultId: null, reachable: false }]);
 });

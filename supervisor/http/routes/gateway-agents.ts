@@ -14,7 +14,9 @@ export function gatewayAgentsRoutes(app: FastifyInstance, { gatewayLink, redacto
   const failed = (err: unknown) =>
     new HttpError(502, isUnreachable(err) ? 'gateway not reachable: start it on the Gateway page' : `gateway call failed: ${redactor.text(messageOf(err))}`);
 
-  app.get('/api/gateway/agents', async () => listGatewayAgents(call).catch((err: unknown) => Promise.reject(failed(err))));
+  app.get('/api/gateway/agents', async () =>
+    listGatewayAgents(call, gatewayLink.status().url !== null).catch((err: unknown) => Promise.reject(failed(err))),
+  );
 
   app.post('/api/gateway/agents', { config: { badJsonMessage: M.nameRequired } }, async (req) => {
     const { name } = parseOr400(CreateGatewayAgentBody, objectBody(req.body, M.nameRequired), M.nameRequired);
