@@ -23,10 +23,7 @@ export const TOPIC_MAX = 8000;
 export const ROOM_LIMIT_DEFAULT = 100;
 export const ROOM_LIMIT_MAX = 500;
 
-/** The team session key of an agent (spec "Transcript entry"). */
-export const teamSessionKey = (agentId: string, teamId: string): string => `agent:${agentId}:team:${teamId}`;
-/** Where a message goes when a team has no agent to answer it (no member, no lead). */
-export const teamFallbackSessionKey = (teamId: string): string => `team:${teamId}`;
+export { teamFallbackSessionKey, teamSessionKey } from './session-keys.ts';
 
 /** POST /api/teams/:id/chat, after the route's checks: message trimmed and non-empty. */
 export const ChatIngest = z.object({

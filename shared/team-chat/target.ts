@@ -5,6 +5,7 @@
 // `@<name>`). The roster is read fresh for every message: a member added a
 // moment ago can be addressed at once.
 import type { Domain } from '../domain.ts';
+import { leadingMention } from './mention.ts';
 import { teamFallbackSessionKey, teamSessionKey } from './schemas.ts';
 
 export interface RosterAgent {
@@ -42,25 +43,6 @@ export function addressable(roster: TeamRoster): RosterAgent[] {
   const out = [...roster.members];
   if (roster.lead && !out.some((a) => a.id === roster.lead?.id)) out.push(roster.lead);
   return out;
-}
-
-/**
- * The agent a text opens with (`@<name>` then whitespace or the end), the
- * longest name winning ("@Ann Lee hi" picks "Ann Lee" over "Ann"); null when
- * the text does not start with a mention of one of `candidates`.
- */
-export function leadingMention(text: string, candidates: readonly RosterAgent[]): RosterAgent | null {
-  if (!text.startsWith('@')) return null;
-  const rest = text.slice(1).toLowerCase();
-  let best: RosterAgent | null = null;
-  for (const a of candidates) {
-    const name = a.name.toLowerCase();
-    if (name === '' || !rest.startsWith(name)) continue;
-    const after = rest.charAt(name.length);
-    if (after !== '' && !/\s/.test(after)) continue;
-    if (!best || a.name.length > best.name.length) best = a;
-  }
-  return best;
 }
 
 /** The agent that answers a user message, or null when the team has no agent at all. */

@@ -3,11 +3,11 @@
 // list, and the filters round-trip through the URL.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { TRANSITIONS as SERVER_TRANSITIONS } from '../../shared/board/transitions.ts';
+import { TRANSITIONS } from '../../shared/board/transitions.ts';
 import { TASK_STATUSES, type Task } from '../../shared/board/types.ts';
 import { applyFrameToTasks, parseBoardFrame } from '../../ui/src/features/board/board-frame.ts';
 import { filterTasks, groupByStatus, NO_FILTERS, readFilters, writeFilters } from '../../ui/src/features/board/board-filters.ts';
-import { allowedMoves, STATUSES, TRANSITIONS } from '../../ui/src/features/board/statuses.ts';
+import { allowedMoves, STATUSES } from '../../ui/src/features/board/statuses.ts';
 
 const task = (over: Partial<Task> & { id: string }): Task => ({
   teamId: 't1',
@@ -27,10 +27,9 @@ const task = (over: Partial<Task> & { id: string }): Task => ({
   ...over,
 });
 
-void test('Dashboard (issue 18, Board): the UI offers exactly the moves of shared/board/transitions.ts', () => {
+void test('Dashboard (issue 18, Board): a column for every status, and the moves offered are the server\'s rule', () => {
   assert.deepEqual([...STATUSES].sort(), [...TASK_STATUSES].sort());
-  for (const s of TASK_STATUSES) assert.deepEqual([...allowedMoves(s)], [...SERVER_TRANSITIONS[s]], s);
-  assert.deepEqual(TRANSITIONS, { ...SERVER_TRANSITIONS });
+  for (const s of TASK_STATUSES) assert.deepEqual([...allowedMoves(s)], [...TRANSITIONS[s]], s);
 });
 
 void test('Dashboard (issue 18, Board): a board frame is read from its JSON text or value; anything else is not one', () => {

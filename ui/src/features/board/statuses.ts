@@ -1,7 +1,7 @@
-// Task statuses and the moves between them, as the dashboard shows them. The
-// server's rule lives in shared/board/transitions.ts; the UI cannot import
-// it at run time (no shared/ code in the bundle), so it is mirrored here and
-// test/unit/ui-board.test.ts fails if the two ever differ.
+// Task statuses as the dashboard shows them (column order, labels) and the
+// moves between them: the server's own rule, shared/board/transitions.ts
+// (imported as is: it imports nothing at run time).
+import { TRANSITIONS } from '../../../../shared/board/transitions.ts';
 import type { TaskStatus } from '../../api/types.ts';
 
 /** Board columns, left to right. */
@@ -16,14 +16,7 @@ export const STATUS_LABEL: Readonly<Record<TaskStatus, string>> = {
   cancelled: 'Cancelled',
 };
 
-export const TRANSITIONS: Readonly<Record<TaskStatus, readonly TaskStatus[]>> = {
-  todo: ['in_progress', 'blocked', 'cancelled'],
-  in_progress: ['todo', 'in_review', 'done', 'blocked', 'cancelled'],
-  in_review: ['in_progress', 'done', 'cancelled'],
-  blocked: ['todo', 'in_progress', 'cancelled'],
-  done: [],
-  cancelled: ['todo'],
-};
+export { TRANSITIONS };
 
 export function isTaskStatus(v: unknown): v is TaskStatus {
   return typeof v === 'string' && (STATUSES as readonly string[]).includes(v);

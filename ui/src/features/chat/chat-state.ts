@@ -17,7 +17,7 @@
 //   a refused send keeps the server's message for a retry.
 import type { AgentRunStatus, TranscriptEntry } from '../../api/types.ts';
 import type { DeltaFrame, RowFrame, StatusFrame } from './frames.ts';
-import { agentIdOfSessionKey } from './session-key.ts';
+import { agentIdOfTeamSessionKey } from '../../../../shared/team-chat/session-keys.ts';
 import { hasOlder, type Paging } from './transcript-merge.ts';
 
 /** At most this many committed rows are kept (and rendered) until the person asks for earlier ones. */
@@ -145,7 +145,7 @@ function addRow(s: ChatState, frame: RowFrame): ChatState {
 
 /** A committed reply ends its run's live bubble. */
 function committedReply(s: ChatState, entry: TranscriptEntry): ChatState {
-  const agentId = entry.agentId ?? agentIdOfSessionKey(entry.sessionKey, s.teamId);
+  const agentId = entry.agentId ?? agentIdOfTeamSessionKey(entry.sessionKey, s.teamId);
   const bubble = s.live[entry.sessionKey];
   const live = bubble && (bubble.runId === '' || entry.runId === null || bubble.runId === entry.runId) ? without(s.live, entry.sessionKey) : s.live;
   const runs = agentId && s.runs[agentId] ? { ...s.runs, [agentId]: { ...s.runs[agentId], committed: true } } : s.runs;
@@ -163,7 +163,7 @@ function trim(s: ChatState): ChatState {
 
 function delta(s: ChatState, f: DeltaFrame): ChatState {
   if (f.runId !== '' && s.committedRuns.includes(f.runId)) return s;
-  const agentId = agentIdOfSessionKey(f.sessionKey, s.teamId);
+  const agentId = agentIdOfTeamSessionKey(f.sessionKey, s.teamId);
   const prev = s.live[f.sessionKey];
   // The frame holds the whole text so far: it replaces, never appends.
   const bubble: LiveBubble = { sessionKey: f.sessionKey, agentId, runId: f.runId !== '' ? f.runId : (prev?.runId ?? ''), text: f.text };

@@ -6,5 +6,6 @@ export {
   type ChatAction, type ChatState, type LiveBubble, type Notice, type PendingSend, type TranscriptItem,
 } from './chat-state.ts';
 export { applyMention, leadingMention, mentionOptions, mentionQuery, type Mentionable } from './mention.ts';
-export { agentIdOfSessionKey, teamFallbackSessionKey, teamSessionKey } from './session-key.ts';
+// The session-key rule is the server's own file (it has no imports).
+export { agentIdOfTeamSessionKey, teamFallbackSessionKey, teamSessionKey } from '../../../../shared/team-chat/session-keys.ts';
 export { addPage, compareEntries, hasOlder, keysToFetch, reveal, startPaging, type KeyPaging, type Paging } from './transcript-merge.ts';

@@ -1,30 +1,13 @@
-// Mentions in the composer. The server's rule (shared/team-chat/target.ts
-// `leadingMention`): a message goes to the agent whose name it opens with,
-// `@<name>` followed by whitespace or the end, case-insensitive, the longest
-// name winning; a mention anywhere else is not one. The UI applies the same
-// rule to say who a message will reach, and offers names while the person
-// types the leading `@…` (the combobox): `mentionQuery` says what has been
-// typed so far, `mentionOptions` which names fit, `applyMention` puts the
-// picked name in. test/unit/ui-chat.test.ts holds this copy to the server's.
+// Mentions in the composer. Who a message reaches is the server's own rule
+// (shared/team-chat/mention.ts `leadingMention`, imported as is: it has no
+// imports of its own). While the person types the leading `@…` the composer
+// offers names: `mentionQuery` says what has been typed so far,
+// `mentionOptions` which names fit, `applyMention` puts the picked name in.
+export { leadingMention } from '../../../../shared/team-chat/mention.ts';
 
 export interface Mentionable {
   id: string;
   name: string;
-}
-
-/** The agent `text` opens with a mention of, or null (same rule as the server's). */
-export function leadingMention<T extends Mentionable>(text: string, candidates: readonly T[]): T | null {
-  if (!text.startsWith('@')) return null;
-  const rest = text.slice(1).toLowerCase();
-  let best: T | null = null;
-  for (const a of candidates) {
-    const name = a.name.toLowerCase();
-    if (name === '' || !rest.startsWith(name)) continue;
-    const after = rest.charAt(name.length);
-    if (after !== '' && !/\s/.test(after)) continue;
-    if (!best || a.name.length > best.name.length) best = a;
-  }
-  return best;
 }
 
 /**
