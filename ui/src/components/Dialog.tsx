@@ -1,6 +1,18 @@
 // A modal on the native <dialog>: focus is trapped and restored by the
 // browser, Escape closes it, and the page behind is inert.
-import { useEffect, useRef, type ReactNode } from 'react';
+import { useEffect, useId, useRef, type ReactNode, type RefObject } from 'react';
+
+/** Opens and closes a native <dialog> as a modal with `open` (the Dialog here and the board's Drawer). */
+export function useModalDialog(open: boolean): RefObject<HTMLDialogElement | null> {
+  const ref = useRef<HTMLDialogElement>(null);
+  useEffect(() => {
+    const d = ref.current;
+    if (!d) return;
+    if (open && !d.open) d.showModal();
+    if (!open && d.open) d.close();
+  }, [open]);
+  return ref;
+}
 
 export interface DialogProps {
   open: boolean;
@@ -12,23 +24,18 @@ export interface DialogProps {
 }
 
 export function Dialog({ open, title, onClose, children, actions }: DialogProps) {
-  const ref = useRef<HTMLDialogElement>(null);
-  useEffect(() => {
-    const d = ref.current;
-    if (!d) return;
-    if (open && !d.open) d.showModal();
-    if (!open && d.open) d.close();
-  }, [open]);
+  const ref = useModalDialog(open);
+  const titleId = useId();
   return (
     <dialog
       ref={ref}
-      aria-labelledby="dialog-title"
+      aria-labelledby={titleId}
       onClose={onClose}
       className="m-auto w-[min(32rem,calc(100vw-2rem))] rounded-lg border border-border bg-surface p-0 text-text"
     >
       {open && (
         <div className="flex flex-col gap-4 p-5">
-          <h2 id="dialog-title" className="text-lg font-semibold">
+          <h2 id={titleId} className="text-lg font-semibold">
             {title}
           </h2>
           <div>{children}</div>
