@@ -5,6 +5,7 @@ import { spawnSync } from 'node:child_process';
 import { readdirSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { ensureChromium } from './install-chromium.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const walk = (dir) =>
@@ -21,6 +22,14 @@ const files = walk(join(root, 'test'))
 if (files.length === 0) {
   console.error('no test files matched');
   process.exit(1);
+}
+// The browser tests need Debian's chromium: installed here, once, before any test file runs.
+if (files.some((f) => f.endsWith('.browser.test.ts'))) {
+  const problem = ensureChromium();
+  if (problem) {
+    console.error(`test: ${problem}`);
+    process.exit(1);
+  }
 }
 const r = spawnSync(
   process.execPath,

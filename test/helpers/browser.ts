@@ -10,9 +10,10 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { after, before } from 'node:test';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { CHROMIUM_PATH } from '../install-chromium.mjs';
 import { startServer, stopAfter, type RunningServer, type StartOptions } from './server.ts';
 
-export const CHROMIUM_PATH = process.env.SVC_TEST_CHROMIUM ?? '/usr/bin/chromium';
+export { CHROMIUM_PATH };
 export const CHROMIUM_FLAGS = [
   '--headless',
   '--no-sandbox',
