@@ -124,6 +124,8 @@ esac`);
   const env = (who: string) => seen.get(who) as string;
   assert.ok(has(env('gateway'), { ...GATEWAY_ONLY, ...GATEWAY_AND_CLI }), 'the gateway gets its own variables and provider keys');
   assert.ok(has(env('gateway'), { OPENCLAW_STATE_DIR: join(home, 'gateway-state') }));
+  // svc supervises the gateway: a full restart stays in its process, with the pid svc holds.
+  assert.ok(has(env('gateway'), { OPENCLAW_NO_RESPAWN: '1' }), 'the gateway restarts in its process, never as a new pid');
   for (const who of ['cli-version', 'cli-devices']) {
     assert.ok(has(env(who), GATEWAY_AND_CLI), `${who}: the CLI gets the gateway's variables`);
     assert.ok(!has(env(who), GATEWAY_ONLY) && !has(env(who), NPM_ONLY), `${who}: but no provider key, no npm setting`);

@@ -101,8 +101,13 @@ export function createLifecycle(deps: LifecycleDeps) {
       const logFd = fd as 3;
       const options = {
         ...platformSpawnOptions,
-        // The allowlist for the gateway plus the state dir, so svc and the gateway agree on files.
-        env: childEnv({ OPENCLAW_STATE_DIR: deps.stateDir }, 'gateway'),
+        // The allowlist for the gateway plus the state dir, so svc and the
+        // gateway agree on files. OPENCLAW_NO_RESPAWN: a full restart stays
+        // in the gateway's process. Without it, earlier releases in svc's
+        // range restart by spawning a successor with a fresh pid and
+        // exiting (2026.9 still does after a self-update), and svc, the
+        // gateway's supervisor, would lose the process it manages.
+        env: childEnv({ OPENCLAW_STATE_DIR: deps.stateDir, OPENCLAW_NO_RESPAWN: '1' }, 'gateway'),
         extendEnv: false,
         cwd: deps.stateDir,
         detached: true,
