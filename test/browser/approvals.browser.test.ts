@@ -168,6 +168,7 @@ for (const colorScheme of ['light', 'dark'] as const) {
   void test(`Dashboard (issue 18, Approvals): the three tabs pass axe in ${colorScheme}, with a pending card shown`, async (t) => {
     const svc = await startSvc(t, { env: LONG_TTL });
     const agent = await agentClient(t, svc.base, 'agent-axe');
+    // Left pending: closing the client when the test ends rejects the call, which is expected.
     void askToDelete(svc.home, agent, 'axe.txt').catch(() => undefined);
     const { page } = await openPage(t, browser(), { colorScheme });
     await page.goto(`${svc.base}/approvals`);
@@ -228,6 +229,7 @@ void test('Dashboard (issue 18, journey 6): the team chat\'s tray shows only tha
   const member = await agentClient(t, svc.base, 'agent-member');
   const outsider = await agentClient(t, svc.base, 'agent-outsider');
   const asked = askToDelete(svc.home, member, 'member.txt');
+  // Left pending: closing the client when the test ends rejects the call, which is expected.
   void askToDelete(svc.home, outsider, 'outsider.txt').catch(() => undefined);
   await waitFor(async () => (await pending(svc.base)).length === 2, { what: 'both approvals to be pending' });
 
