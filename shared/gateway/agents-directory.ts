@@ -51,8 +51,26 @@ export async function listGatewayAgents(call: GatewayCall, configured: boolean):
   };
 }
 
-export async function createGatewayAgent(call: GatewayCall, name: string): Promise<GatewayAgent> {
+/** How long a create waits for the gateway to load the new agent (it hot-reloads about a second later). */
+export const CREATE_LOAD_WAIT = { attempts: 20, everyMs: 250 } as const;
+
+/**
+ * Creates the agent, then waits until `agents.list` shows it, so that an
+ * answer means the agent can be talked to; `loaded: false` when the gateway
+ * had not listed it within CREATE_LOAD_WAIT (it exists; it loads later).
+ */
+export async function createGatewayAgent(
+  call: GatewayCall,
+  name: string,
+  sleep: (ms: number) => Promise<void> = (ms) => new Promise((r) => setTimeout(r, ms)),
+): Promise<{ agent: GatewayAgent; loaded: boolean }> {
   const r = CreateReply.safeParse(await call('agents.create', { name }, GATEWAY_TIMEOUTS));
   if (!r.success) throw new UnexpectedReplyError('agents.create');
-  return { id: r.data.agentId, name: r.data.name?.trim() || name };
+  const agent = { id: r.data.agentId, name: r.data.name?.trim() || name };
+  for (let i = 0; i < CREATE_LOAD_WAIT.attempts; i++) {
+    const list = await listGatewayAgents(call, true);
+    if (list.agents.some((a) => a.id === agent.id)) return { agent, loaded: true };
+    await sleep(CREATE_LOAD_WAIT.everyMs);
+  }
+  return { agent, loaded: false };
 }

@@ -20,7 +20,6 @@ export function gatewayAgentsRoutes(app: FastifyInstance, { gatewayLink, redacto
 
   app.post('/api/gateway/agents', { config: { badJsonMessage: M.nameRequired } }, async (req) => {
     const { name } = parseOr400(CreateGatewayAgentBody, objectBody(req.body, M.nameRequired), M.nameRequired);
-    const agent = await createGatewayAgent(call, name).catch((err: unknown) => Promise.reject(failed(err)));
-    return { agent };
+    return createGatewayAgent(call, name).catch((err: unknown) => Promise.reject(failed(err)));
   });
 }

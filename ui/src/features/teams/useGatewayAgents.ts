@@ -15,7 +15,7 @@ export function useGatewayAgents() {
     retry: false,
   });
   const create = useMutation({
-    mutationFn: (name: string) => api<{ agent: GatewayAgent }>('/api/gateway/agents', { method: 'POST', body: { name } }).then((r) => r.agent),
+    mutationFn: (name: string) => api<{ agent: GatewayAgent; loaded: boolean }>('/api/gateway/agents', { method: 'POST', body: { name } }).then((r) => r.agent),
     onSuccess: () => qc.invalidateQueries({ queryKey: gatewayAgentsKey }),
   });
   return { query, create };
