@@ -6,6 +6,7 @@
 // 7 saves a config change on /gateway and restarts; then a start survives
 // navigating away and back; then axe in dark. Node 24 and the npm cache come
 // from test/helpers/real-gateway.ts (installed once into the test cache).
+import type { SystemStatus } from '../../shared/channels/gateway-host.ts';
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -44,11 +45,7 @@ after(async () => {
   if (home) removeHome(home);
 });
 
-interface Status {
-  node: { meetsGatewayRequirement: boolean | null };
-  gatewayCli: { installed: boolean; version: string | null; path: string | null };
-  gateway: { running: boolean; port: number; pid: number | null };
-}
+type Status = SystemStatus;
 const getJson = async <T,>(path: string): Promise<T> => (await fetch(`${svc.base}${path}`)).json() as Promise<T>;
 const step = (page: Page, name: RegExp) => page.getByRole('region', { name });
 const nav = (page: Page, name: RegExp) => page.getByRole('navigation', { name: 'Main' }).first().getByRole('link', { name });
@@ -91,8 +88,7 @@ void test('Dashboard (issue 18, journey 1): from a fresh home to a running, pair
   await start.getByRole('progressbar', { name: /^Gateway checks: \d+ of 120$/ }).waitFor({ timeout: START_WAIT_MS });
   await start.getByText(/^Start the gateway succeeded\. Done: pid \d+/).waitFor({ timeout: START_WAIT_MS });
   await start.getByText('Done', { exact: true }).waitFor();
-  // The pid is shown when the status has one (a gateway that re-executed itself may leave none: noted below).
-  await start.getByText(new RegExp(`^Running on port ${gatewayPort}( \\(pid \\d+\\))?\\.$`)).waitFor();
+  await start.getByText(new RegExp(`^Running on port ${gatewayPort} \\(pid \\d+\\)\\.$`)).waitFor();
 
   // Pair: a browser-side connect through svc's proxy leaves svc's device waiting for approval; one click approves it.
   assert.deepEqual(await proxyConnect(svc.base), { ok: false, code: 'NOT_PAIRED' });
@@ -113,7 +109,7 @@ void test('Dashboard (issue 18, journey 1): from a fresh home to a running, pair
   assert.equal(status.gatewayCli.path, join(run.npmPrefix, 'bin', 'openclaw'));
   assert.equal(status.gateway.running, true);
   assert.equal(status.gateway.port, gatewayPort);
-  if (status.gateway.pid === null) t.diagnostic(`GET /api/system/status has no gateway pid after a start svc made: ${JSON.stringify(status.gateway)}`);
+  assert.ok(status.gateway.pid !== null && status.gateway.managedByService, `svc manages the gateway it started: ${JSON.stringify(status.gateway)}`);
   assert.deepEqual(await axeSerious(page), []);
 
   await nav(page, /^Gateway/).click();
@@ -121,7 +117,7 @@ void test('Dashboard (issue 18, journey 1): from a fresh home to a running, pair
   const card = page.getByRole('region', { name: 'Status' });
   await card.getByText('Running', { exact: true }).waitFor();
   await card.getByText(String(gatewayPort), { exact: true }).waitFor();
-  if (status.gateway.pid !== null) await card.getByText(String(status.gateway.pid), { exact: true }).waitFor();
+  await card.getByText(String(status.gateway.pid), { exact: true }).waitFor();
 });
 
 void test('Dashboard (issue 18, journey 7): the gateway page saves exec ask, says "hot reloaded" as the server did, restarts with its progress, and runs again', { timeout: SETUP_TIMEOUT_MS }, async (t) => {

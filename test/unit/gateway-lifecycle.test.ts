@@ -357,3 +357,22 @@ void test('System: status node requirement: the gateway engines range is evaluat
   assert.equal(satisfiesNodeRange('v22.19.0', '>=22.19.0'), true);
   assert.equal(satisfiesNodeRange('v24.0.0', '^24'), null, 'unknown syntax: cannot tell');
 });
+
+void test('System (issue 18): a gateway whose identity could not be read at spawn (mid-exec) is still recorded once ready: status has its pid', async (t) => {
+  // The first read right after the spawn falls on the exec (the OS shows no command line then): null, as the real read did.
+  let reads = 0;
+  const { lc, deps, track } = await setup(t, 'listen', { identify: (pid) => (++reads === 1 ? null : processIdentity(pid)) });
+  const rec = recorder();
+  await lc.start(rec);
+  const pid = pidOf(rec.frames);
+  track(pid);
+  assert.ok(pid, JSON.stringify(rec.frames));
+  const status = await lc.status();
+  assert.equal(status.pid, pid, 'the status names the gateway svc started');
+  assert.equal(status.managedByService, true);
+  const file = JSON.parse(readFileSync(deps.pidFile, 'utf8')) as { pid: number; procStart: string; cmdline: string };
+  assert.equal(file.pid, pid);
+  assert.deepEqual({ start: file.procStart, cmdline: file.cmdline }, processIdentity(pid));
+  const stopped = await lc.stop();
+  assert.deepEqual(stopped, { ok: true, stopped: true }, 'and Stop finds it');
+});

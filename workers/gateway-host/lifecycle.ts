@@ -20,7 +20,7 @@ import { pidFromPort } from '../../shared/launcher/pid-from-port.ts';
 import type { LifecycleStatus, StopResult } from '../../shared/channels/gateway-host.ts';
 import { fileSize, tailLog } from './log-tail.ts';
 import { matchesProcess, trustedRecord, removePidFile, writePidFile, type PidRecord } from './pid-file.ts';
-import { processIdentity } from './proc-identity.ts';
+import { processIdentity, type ProcIdentity } from './proc-identity.ts';
 import { IS_WINDOWS, platformSpawnOptions } from './proc.ts';
 import { messageOf } from '../../shared/errors.ts';
 
@@ -50,6 +50,8 @@ export interface LifecycleDeps {
   pollCount: number;
   pollIntervalMs: number;
   stopGraceMs: number;
+  /** Who a process is (default: the OS's answer, proc-identity.ts); injected by tests. */
+  identify?: (pid: number) => ProcIdentity | null;
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -58,18 +60,19 @@ export function createLifecycle(deps: LifecycleDeps) {
   /** Exit of children spawned by this worker (isAlive cannot tell an unreaped child from a live one). */
   const exits = new Map<number, { code: number | null }>();
   /** Gateways this worker spawned and has not seen exit: its own children, so their pid cannot belong to anyone else. */
-  const launched = new Set<number>();
+  const launched = new Map<number, { startedAt: number }>();
+  const identify = deps.identify ?? processIdentity;
   let spawnLock: Promise<unknown> = Promise.resolve();
 
   const gone = (pid: number) => exits.has(pid) || !isAlive(pid);
-  const trusted = (rec: PidRecord) => (launched.has(rec.pid) && !exits.has(rec.pid)) || matchesProcess(rec);
+  const trusted = (rec: PidRecord) => (launched.has(rec.pid) && !exits.has(rec.pid)) || matchesProcess(rec, identify);
   /** The managed gateway's record, or null (a stale or untrusted file is dropped). */
   const record = () => trustedRecord(deps.pidFile, trusted);
   const portNow = () => record()?.port ?? deps.configuredPort() ?? DEFAULT_GATEWAY_PORT;
 
   /** Records the process as the OS reports it now; false when it cannot say (the gateway is then not managed through the file). */
   function recordIdentity(pid: number, port: number, startedAt: number): boolean {
-    const id = processIdentity(pid);
+    const id = identify(pid);
     if (!id) return false;
     writePidFile(deps.pidFile, { pid, port, startedAt, procStart: id.start, cmdline: id.cmdline });
     return true;
@@ -127,15 +130,18 @@ export function createLifecycle(deps: LifecycleDeps) {
         emit.error('SPAWN_ERROR', `Failed to start gateway: ${r.originalMessage ?? r.shortMessage ?? 'spawn failed'}`);
         return null;
       }
-      launched.add(pid);
+      const startedAt = Date.now();
+      launched.set(pid, { startedAt });
       void child.then((r) => {
         exits.set(pid, { code: r.exitCode ?? null });
         launched.delete(pid);
       });
       child.unref();
-      // No identity: the process is already gone (waitReady reports its exit);
-      // no record is written, and this worker still knows it as its child.
-      recordIdentity(pid, port, Date.now());
+      // No identity: the process is already gone (waitReady reports its
+      // exit), or it is in the middle of its exec (the OS shows no command
+      // line for that instant). No record is written now; this worker still
+      // knows it as its child, and settleRecord writes it once it is ready.
+      recordIdentity(pid, port, startedAt);
       return pid;
     } finally {
       // The child holds its own copy of the descriptor.
@@ -148,10 +154,13 @@ export function createLifecycle(deps: LifecycleDeps) {
    * (it does so before it listens), so its record is rewritten with the
    * command line the OS reports from here on, the one a later svc compares.
    */
-  function settleRecord(pid: number): void {
-    if (!launched.has(pid) || exits.has(pid)) return;
+  function settleRecord(pid: number, port: number): void {
+    const own = launched.get(pid);
+    if (!own || exits.has(pid)) return;
     const rec = trustedRecord(deps.pidFile, trusted);
-    if (rec?.pid === pid) recordIdentity(pid, rec.port, rec.startedAt);
+    // No file: the first identity read fell on the gateway's exec; write it now.
+    if (rec === null) recordIdentity(pid, port, own.startedAt);
+    else if (rec.pid === pid) recordIdentity(pid, rec.port, rec.startedAt);
   }
 
   type Outcome = { type: 'complete'; pid: number; port: number } | { type: 'error'; code: string; message: string };
@@ -215,7 +224,7 @@ export function createLifecycle(deps: LifecycleDeps) {
       // The last lines go out before the last frame.
       tail.stop();
     }
-    settleRecord(launch.pid);
+    settleRecord(launch.pid, launch.port);
     if (outcome.type === 'complete') emit.complete({ pid: outcome.pid, port: outcome.port });
     else emit.error(outcome.code, outcome.message);
   }
