@@ -66,6 +66,12 @@ void test('Dashboard (issue 18, shell): badges show the gateway stopped, the pen
   // The badge polls every 10 s (paused in hidden tabs): the approval shows without a reload.
   await nav.getByRole('link', { name: /^Approvals.*1 pending approval$/ }).waitFor({ timeout: 30_000 });
   assert.equal(await nav.getByRole('link', { name: /^Approvals/ }).locator('[aria-hidden="true"]').innerText(), '1', 'the badge shows the count');
+
+  // On a phone the nav is folded into the drawer: the Menu button carries the pending count.
+  await page.setViewportSize({ width: 390, height: 844 });
+  const menu = page.getByRole('button', { name: /^Menu.*1 pending approval$/ });
+  await menu.waitFor();
+  assert.equal(await menu.locator('[aria-hidden="true"]').innerText(), '1');
 });
 
 void test('Dashboard (issue 18, shell): at 390 x 844 the nav is a drawer worked by keyboard: focus moves in, Escape closes, a link closes it', async (t) => {

@@ -90,6 +90,8 @@ function useDrawer() {
 
 export function Shell({ children }: { children: ReactNode }) {
   const drawer = useDrawer();
+  // On a phone the nav is folded away: Menu carries what waits for the person.
+  const pending = useNavBadges().approvals;
   const reconnecting = useStore(streamHealth).size > 0;
   return (
     <div className="flex h-full">
@@ -113,6 +115,14 @@ export function Shell({ children }: { children: ReactNode }) {
             onClick={() => (drawer.open ? drawer.close(false) : drawer.setOpen(true))}
           >
             Menu
+            {pending && (
+              <>
+                <span aria-hidden="true" className={`rounded-full px-1.5 text-xs font-semibold ${TONE[pending.tone]}`}>
+                  {pending.text}
+                </span>
+                <span className="sr-only">, {pending.label}</span>
+              </>
+            )}
           </button>
           <Link href="/" className="text-lg font-bold">
             svc
