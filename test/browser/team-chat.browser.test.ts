@@ -425,7 +425,11 @@ void test('Dashboard (issue 18, a first team): a team made on /teams, an agent m
   await page.getByRole('navigation', { name: 'Team' }).getByRole('link', { name: 'Chat' }).click();
   await page.getByRole('button', { name: 'Skip the introductions' }).click();
   await sendByKeyboard(page, 'hello from a first team');
-  await page.getByText('ECHO: hello from a first team').waitFor({ timeout: RUN_WAIT_MS });
-  const reply = (await serverEntries(svc.base, [teamKey(gus.id, teamId)])).find((e) => e.role === 'assistant');
-  assert.equal(reply?.text.trim(), 'ECHO: hello from a first team');
+  // The reply streams in (the live bubble), then is committed: the page shows the committed row, as the server holds it.
+  const reply = await waitFor(async () => (await serverEntries(svc.base, [teamKey(gus.id, teamId)])).find((e) => e.role === 'assistant'), {
+    what: "Gus's committed reply",
+    timeoutMs: RUN_WAIT_MS,
+  });
+  assert.equal(reply.text.trim(), 'ECHO: hello from a first team');
+  await entry(page, reply.entryId).getByText('ECHO: hello from a first team').waitFor();
 });
