@@ -8,6 +8,7 @@
 //   500 newest, so the count shows "500+" at its cap).
 import { useQuery } from '@tanstack/react-query';
 import { api } from '../api/client.ts';
+import { useSystemStatus } from '../api/system-status.ts';
 import type { ErrorFeed, SystemStatus } from '../api/types.ts';
 import { usePendingApprovals } from '../features/approvals/api.ts';
 
@@ -24,9 +25,6 @@ export interface Badge {
 export const ERROR_WINDOW_MS = 24 * 60 * 60 * 1000;
 const ERROR_FEED_CAP = 500;
 
-export function useSystemStatus(intervalMs = 15_000) {
-  return useQuery({ queryKey: ['system', 'status'], queryFn: () => api<SystemStatus>('/api/system/status'), refetchInterval: intervalMs });
-}
 
 export function useRecentErrors() {
   return useQuery({
@@ -55,7 +53,7 @@ export function errorsBadge(feed: ErrorFeed | undefined): Badge | undefined {
 
 export function useNavBadges(): Partial<Record<NavBadgeKey, Badge>> {
   const approvals = usePendingApprovals(10_000);
-  const status = useSystemStatus();
+  const status = useSystemStatus(15_000);
   const errors = useRecentErrors();
   return {
     approvals: approvalsBadge(approvals.data?.length),

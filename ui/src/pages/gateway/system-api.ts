@@ -3,24 +3,19 @@
 // self-update) that refresh the system queries when they end.
 import { useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
 import { api } from '../../api/client.ts';
-import type { GatewayConfigResponse, ModelList, SelfVersion, SystemStatus } from '../../api/types.ts';
+import { systemStatusKey } from '../../api/system-status.ts';
+import type { GatewayConfigResponse, ModelList, SelfVersion } from '../../api/types.ts';
 import { postStream, startJob, type Job } from '../../features/jobs/index.ts';
 
 export const systemKeys = {
   all: ['system'] as const,
-  status: ['system', 'status'] as const,
+  status: systemStatusKey,
   gatewayConfig: ['system', 'gateway-config'] as const,
   models: ['system', 'models'] as const,
   selfVersion: (upstream: boolean) => ['system', 'self-version', upstream ? 'upstream' : 'local'] as const,
 };
 
-export function useSystemStatus(pollMs?: number) {
-  return useQuery({
-    queryKey: systemKeys.status,
-    queryFn: () => api<SystemStatus>('/api/system/status'),
-    ...(pollMs ? { refetchInterval: pollMs } : {}),
-  });
-}
+export { useSystemStatus } from '../../api/system-status.ts';
 
 export function useGatewayConfig() {
   return useQuery({ queryKey: systemKeys.gatewayConfig, queryFn: () => api<GatewayConfigResponse>('/api/system/gateway-config') });
