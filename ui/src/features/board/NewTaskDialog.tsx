@@ -4,6 +4,7 @@ import { useState, type FormEvent } from 'react';
 import type { Task } from '../../api/types.ts';
 import { Dialog } from '../../components/Dialog.tsx';
 import { useTaskMutations } from './useTaskMutations.ts';
+import { FormFooter } from '../../components/FormFooter.tsx';
 
 export interface NewTaskDialogProps {
   open: boolean;
@@ -93,19 +94,7 @@ function NewTaskForm({ fixedTeam, defaultTeam, teams, agentNames, tasks, onClose
           ))}
         </select>
       </label>
-      {create.error && (
-        <p role="alert" className="text-sm text-danger">
-          {create.error.message}
-        </p>
-      )}
-      <div className="flex justify-end gap-2">
-        <button type="button" className="btn" onClick={onClose}>
-          Cancel
-        </button>
-        <button type="submit" className="btn btn-primary" disabled={create.isPending}>
-          Create task
-        </button>
-      </div>
+      <FormFooter error={create.error} onCancel={onClose} submitLabel="Create task" pending={create.isPending} />
     </form>
   );
 }

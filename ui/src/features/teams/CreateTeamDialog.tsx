@@ -5,6 +5,7 @@ import { Dialog } from '../../components/Dialog.tsx';
 import type { Team } from '../../api/types.ts';
 import { DEFAULT_TEAM_ICON, TEAM_COLORS } from './team-colors.ts';
 import { useTeamMutations } from './useTeamMutations.ts';
+import { FormFooter } from '../../components/FormFooter.tsx';
 
 export function CreateTeamDialog({ open, onClose, onCreated }: { open: boolean; onClose: () => void; onCreated: (team: Team) => void }) {
   const { create } = useTeamMutations();
@@ -64,19 +65,7 @@ export function CreateTeamDialog({ open, onClose, onCreated }: { open: boolean; 
             <span className="block text-muted">svc runs the team&apos;s chat: it hands your messages to the agents and keeps the board moving.</span>
           </span>
         </label>
-        {create.error && (
-          <p role="alert" className="text-sm text-danger">
-            {create.error.message}
-          </p>
-        )}
-        <div className="flex justify-end gap-2">
-          <button type="button" className="btn" onClick={close}>
-            Cancel
-          </button>
-          <button type="submit" className="btn btn-primary" disabled={create.isPending}>
-            Create team
-          </button>
-        </div>
+        <FormFooter error={create.error} onCancel={close} submitLabel="Create team" pending={create.isPending} />
       </form>
     </Dialog>
   );

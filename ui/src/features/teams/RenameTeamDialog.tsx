@@ -3,6 +3,7 @@ import { useState, type FormEvent } from 'react';
 import { Dialog } from '../../components/Dialog.tsx';
 import type { Team } from '../../api/types.ts';
 import { useTeamMutations } from './useTeamMutations.ts';
+import { FormFooter } from '../../components/FormFooter.tsx';
 
 export function RenameTeamDialog({ team, onClose, onRenamed }: { team: Team | null; onClose: () => void; onRenamed: (team: Team) => void }) {
   return (
@@ -25,19 +26,7 @@ function RenameForm({ team, onClose, onRenamed }: { team: Team; onClose: () => v
         New name
         <input className="input" value={name} onChange={(e) => setName(e.target.value)} required autoComplete="off" />
       </label>
-      {patch.error && (
-        <p role="alert" className="text-sm text-danger">
-          {patch.error.message}
-        </p>
-      )}
-      <div className="flex justify-end gap-2">
-        <button type="button" className="btn" onClick={onClose}>
-          Cancel
-        </button>
-        <button type="submit" className="btn btn-primary" disabled={patch.isPending}>
-          Save name
-        </button>
-      </div>
+      <FormFooter error={patch.error} onCancel={onClose} submitLabel="Save name" pending={patch.isPending} />
     </form>
   );
 }
