@@ -15,6 +15,7 @@ import { migration0009 } from './migrations/0009-team-chat-room.ts';
 import { migration0010 } from './migrations/0010-agent-tokens.ts';
 import { migration0011 } from './migrations/0011-ingest-idempotency.ts';
 import { migration0012 } from './migrations/0012-executions.ts';
+import { migration0013 } from './migrations/0013-execution-parents.ts';
 
 // open.ts's Db, named here from the driver so open.ts (which migrates on open)
 // and this file do not import each other.
@@ -34,6 +35,7 @@ export const MIGRATIONS: readonly Migration[] = [
   migration0010,
   migration0011,
   migration0012,
+  migration0013,
 ];
 
 export const LATEST_VERSION = MIGRATIONS.reduce((m, x) => Math.max(m, x.version), 0);

@@ -49,6 +49,15 @@ export function messageText(message: unknown): string | null {
     .join('');
 }
 
+/**
+ * The running text after one `delta` event (replace semantics: the message's
+ * full text when the event carries it, else `deltaText` replacing or
+ * appending). sendChat and the native-delegation tracker share the rule.
+ */
+export function textAfterDelta(prev: string, p: Pick<ChatEventPayload, 'message' | 'replace' | 'deltaText'>): string {
+  return messageText(p.message) ?? (p.replace ? (p.deltaText ?? '') : prev + (p.deltaText ?? ''));
+}
+
 export function sendChat(session: GatewaySession, opts: ChatSendOptions): Promise<ChatTurn> {
   const buffered: ChatEventPayload[] = [];
   let runId: string | null = null;
@@ -57,8 +66,7 @@ export function sendChat(session: GatewaySession, opts: ChatSendOptions): Promis
 
   const consume = (p: ChatEventPayload) => {
     if (p.state === 'delta') {
-      const fromMessage = messageText(p.message);
-      text = fromMessage ?? (p.replace ? (p.deltaText ?? '') : text + (p.deltaText ?? ''));
+      text = textAfterDelta(text, p);
       opts.onText?.(text);
     } else if (p.state === 'final') {
       text = messageText(p.message) ?? text;

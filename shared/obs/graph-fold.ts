@@ -17,7 +17,9 @@
 //   its `cost` events in the window.
 // - Agent edges (always `delegation`): delegator → assignee, once per pair,
 //   never to itself. The delegator is the event's fromAgentId, else the agent
-//   on the task_created row, else the parent task's assignee.
+//   on the task_created row, else the parent task's assignee. A native
+//   delegation (issue 23: a `speaker_selected` row with trigger `spawn`)
+//   adds its own edge from `from` to `to`, no task needed.
 import { BOARD_KINDS } from '../events/kinds.ts';
 import { costOf, depLinkOf, parseData, taskSnapshotOf } from './event-data.ts';
 import type { WindowRow } from './window.ts';
@@ -87,6 +89,7 @@ export function foldGraph(rows: readonly WindowRow[], board: BoardLookup): Deleg
   const taskCost = new Map<string, number>();
   const deps = new Map<string, [string, string]>();
   const seenAgents = new Set<string>();
+  const spawnEdges: Array<[string, string]> = [];
 
   for (const r of rows) {
     if (r.agentId !== null) seenAgents.add(r.agentId);
@@ -94,6 +97,11 @@ export function foldGraph(rows: readonly WindowRow[], board: BoardLookup): Deleg
       const usd = costOf(parseData(r.data)).usd;
       if (r.agentId !== null) agentCost.set(r.agentId, (agentCost.get(r.agentId) ?? 0) + usd);
       if (r.taskId !== null) taskCost.set(r.taskId, (taskCost.get(r.taskId) ?? 0) + usd);
+      continue;
+    }
+    if (r.kind === 'speaker_selected') {
+      const d = parseData(r.data);
+      if (d.trigger === 'spawn' && typeof d.from === 'string' && typeof d.to === 'string' && d.from !== d.to) spawnEdges.push([d.from, d.to]);
       continue;
     }
     if (r.taskId === null || !BOARD_KINDS.has(r.kind)) continue;
@@ -152,6 +160,12 @@ export function foldGraph(rows: readonly WindowRow[], board: BoardLookup): Deleg
       const e = edge('delegation', from, t.assigneeAgentId);
       agentEdges.set(e.id, e);
     }
+  }
+  for (const [from, to] of spawnEdges) {
+    agent(from);
+    agent(to);
+    const e = edge('delegation', from, to);
+    agentEdges.set(e.id, e);
   }
   for (const [source, target] of deps.values()) {
     if (tasks.has(source) && tasks.has(target)) taskEdges.push(edge('dependency', source, target));

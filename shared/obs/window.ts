@@ -18,7 +18,7 @@ export interface WindowReader {
 }
 
 /** The kinds whose data a fold reads (shared/obs/event-data.ts); other rows carry `{}`. */
-const DATA_KINDS = ['cost', 'task_created', 'task_claimed', 'status_changed', 'dep_linked'];
+const DATA_KINDS = ['cost', 'task_created', 'task_claimed', 'status_changed', 'dep_linked', 'speaker_selected'];
 
 type RawWindowRow = [number, number, EventKind, string | null, string | null, string | null, string | null, string];
 

@@ -1,7 +1,9 @@
 // Transcript entries as the orchestrator writes them (spec "Transcript entry
 // (team chat)", shared/team-chat/schemas.ts TranscriptEntry): the user's
 // message, an agent's reply, and `system`/`meta` notes (a failed delivery, a
-// run recovery closed, the turn bound). Each is one row of chat_messages,
+// run recovery closed, the turn bound); and for native delegations (issue 23,
+// spawns.ts) the hand-over and refused-spawn notes, a child's reply and the
+// lead's announce reply, with their links to the parent run. Each is one row of chat_messages,
 // idempotent on its entryId; the committed rows reach the live streams
 // through the ChatMessages onCommitted hook.
 import type { ChatMessages, ChatRow } from '../db/chat-messages.ts';
@@ -14,9 +16,24 @@ export interface EntryWriter {
   /** The user's message; [] when its entryId was written before (nothing new is queued then). */
   user(p: { teamId: string; agentId: string | null; sessionKey: string; text: string; entryId: string }): ChatRow[];
   /** An agent's reply (entryId `run-<runId>`: a second commit of the same run writes nothing). */
-  reply(p: { teamId: string; agentId: string; sessionKey: string; text: string; runId: string; trigger: string; taskId: string | null }): ChatRow[];
-  meta(p: { teamId: string; agentId: string | null; sessionKey: string; text: string; runId?: string | null }): ChatRow[];
+  reply(p: { teamId: string; agentId: string; sessionKey: string; text: string; runId: string; trigger: string; taskId: string | null } & ParentRefs): ChatRow[];
+  meta(p: { teamId: string; agentId: string | null; sessionKey: string; text: string; runId?: string | null; entryId?: string; trigger?: string } & ParentRefs): ChatRow[];
+  /** A native hand-over under the parent's key (entryId `spawn-<childSessionKey>`). */
+  handOver(p: { teamId: string; agentId: string; sessionKey: string; text: string; runId: string | null; childSessionKey: string; label: string; taskId: string | null }): ChatRow[];
 }
+
+/** A native delegation's links (schemas.ts TranscriptEntry); absent on svc's own entries. */
+export interface ParentRefs {
+  parentRunId?: string | null;
+  parentSessionKey?: string | null;
+  costUsd?: number | null;
+}
+
+const refs = (p: ParentRefs) => ({
+  ...(p.parentRunId ? { parentRunId: p.parentRunId } : {}),
+  ...(p.parentSessionKey ? { parentSessionKey: p.parentSessionKey } : {}),
+  ...(typeof p.costUsd === 'number' ? { costUsd: p.costUsd } : {}),
+});
 
 export function createEntryWriter(chat: ChatMessages, now: () => number): EntryWriter {
   // Strictly increasing within this writer, even within one millisecond.
@@ -42,10 +59,11 @@ export function createEntryWriter(chat: ChatMessages, now: () => number): EntryW
         agentId: p.agentId,
         trigger: p.trigger,
         ...(p.taskId ? { taskId: p.taskId } : {}),
+        ...refs(p),
       }),
     meta: (p) =>
       write({
-        entryId: `meta-${uuidv7(now())}`,
+        entryId: p.entryId ?? `meta-${uuidv7(now())}`,
         role: 'system',
         kind: 'meta',
         text: p.text,
@@ -54,6 +72,24 @@ export function createEntryWriter(chat: ChatMessages, now: () => number): EntryW
         source: ENTRY_SOURCE.orchestrator,
         teamId: p.teamId,
         agentId: p.agentId,
+        ...(p.trigger ? { trigger: p.trigger } : {}),
+        ...refs(p),
+      }),
+    handOver: (p) =>
+      write({
+        entryId: `spawn-${p.childSessionKey}`,
+        role: 'system',
+        kind: 'meta',
+        text: p.text,
+        sessionKey: p.sessionKey,
+        runId: p.runId,
+        source: ENTRY_SOURCE.orchestrator,
+        teamId: p.teamId,
+        agentId: p.agentId,
+        trigger: 'spawn',
+        childSessionKey: p.childSessionKey,
+        label: p.label,
+        ...(p.taskId ? { taskId: p.taskId } : {}),
       }),
   };
 }

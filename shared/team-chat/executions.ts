@@ -3,6 +3,8 @@
 // crash leaves it behind for recovery to close; and one `cancelled` row per
 // run or ready delegation a stop dropped. A task id on any row marks that task
 // as delivered once (a released task is not delivered again by itself).
+// Native delegations (issue 23, migration 13) add rows svc did not start: a
+// spawned child's run and the lead's announce run, each naming its parent row.
 import type { Db } from '../db/open.ts';
 
 export type ExecutionStatus = 'running' | 'completed' | 'error' | 'cancelled';
@@ -27,12 +29,14 @@ export interface Execution {
   costUsd: number | null;
   startedAt: number;
   endedAt: number | null;
+  /** The row this run came from: a child's parent run, an announce run's child (null for svc's own runs). */
+  parentExecutionId: string | null;
 }
 
 export type NewExecution = Pick<
   Execution,
   'id' | 'teamId' | 'agentId' | 'sessionKey' | 'taskId' | 'trigger' | 'chainId' | 'traceId' | 'spanId' | 'parentSpanId' | 'startedAt'
->;
+> & { runId?: string | null; parentExecutionId?: string | null };
 
 export interface ExecutionEnd {
   status: Exclude<ExecutionStatus, 'running'>;
@@ -52,6 +56,8 @@ export interface Executions {
   /** A row that never ran: a delegation a stop dropped before it fired. */
   insertCancelled(row: NewExecution, endedAt: number): void;
   get(id: string): Execution | null;
+  /** The row of a gateway run id (the newest, should a run id ever repeat). */
+  byRunId(runId: string): Execution | null;
   running(): Execution[];
   /** Whether any row names the task: it has been delivered (or cancelled) once. */
   hasTask(taskId: string): boolean;
@@ -63,12 +69,13 @@ export interface Executions {
 
 const COLUMNS = `id, team_id AS teamId, agent_id AS agentId, session_key AS sessionKey, run_id AS runId, task_id AS taskId,
   trigger, chain_id AS chainId, trace_id AS traceId, span_id AS spanId, parent_span_id AS parentSpanId, status, error,
-  model, input_tokens AS inputTokens, output_tokens AS outputTokens, cost_usd AS costUsd, started_at AS startedAt, ended_at AS endedAt`;
+  model, input_tokens AS inputTokens, output_tokens AS outputTokens, cost_usd AS costUsd, started_at AS startedAt, ended_at AS endedAt,
+  parent_execution_id AS parentExecutionId`;
 
 export function createExecutions(db: Db): Executions {
   const insert = db.prepare(
-    `INSERT INTO executions (id, team_id, agent_id, session_key, task_id, trigger, chain_id, trace_id, span_id, parent_span_id, status, started_at, ended_at)
-     VALUES (@id, @teamId, @agentId, @sessionKey, @taskId, @trigger, @chainId, @traceId, @spanId, @parentSpanId, @status, @startedAt, @endedAt)`,
+    `INSERT INTO executions (id, team_id, agent_id, session_key, run_id, task_id, trigger, chain_id, trace_id, span_id, parent_span_id, status, started_at, ended_at, parent_execution_id)
+     VALUES (@id, @teamId, @agentId, @sessionKey, @runId, @taskId, @trigger, @chainId, @traceId, @spanId, @parentSpanId, @status, @startedAt, @endedAt, @parentExecutionId)`,
   );
   const runIdStmt = db.prepare('UPDATE executions SET run_id = ? WHERE id = ?');
   const finishStmt = db.prepare(
@@ -77,6 +84,7 @@ export function createExecutions(db: Db): Executions {
      WHERE id = @id AND status = 'running'`,
   );
   const getStmt = db.prepare(`SELECT ${COLUMNS} FROM executions WHERE id = ?`);
+  const byRunStmt = db.prepare(`SELECT ${COLUMNS} FROM executions WHERE run_id = ? ORDER BY started_at DESC, id DESC LIMIT 1`);
   // Served by the partial index executions_running.
   const runningStmt = db.prepare(`SELECT ${COLUMNS} FROM executions WHERE status = 'running' ORDER BY started_at, id`);
   const hasTaskStmt = db.prepare('SELECT 1 FROM executions WHERE task_id = ? LIMIT 1').pluck();
@@ -85,7 +93,7 @@ export function createExecutions(db: Db): Executions {
   );
   const chainStmt = db.prepare(`SELECT COUNT(*) FROM executions WHERE chain_id = ? AND (run_id IS NOT NULL OR status <> 'cancelled')`).pluck();
   return {
-    start: (row) => void insert.run({ ...row, status: 'running', endedAt: null }),
+    start: (row) => void insert.run({ runId: null, parentExecutionId: null, ...row, status: 'running', endedAt: null }),
     setRunId: (id, runId) => void runIdStmt.run(runId, id),
     finish: (id, end) =>
       finishStmt.run({
@@ -98,8 +106,9 @@ export function createExecutions(db: Db): Executions {
         outputTokens: end.outputTokens ?? null,
         costUsd: end.costUsd ?? null,
       }).changes === 1,
-    insertCancelled: (row, endedAt) => void insert.run({ ...row, status: 'cancelled', endedAt }),
+    insertCancelled: (row, endedAt) => void insert.run({ runId: null, parentExecutionId: null, ...row, status: 'cancelled', endedAt }),
     get: (id) => (getStmt.get(id) as Execution | undefined) ?? null,
+    byRunId: (runId) => (byRunStmt.get(runId) as Execution | undefined) ?? null,
     running: () => runningStmt.all() as Execution[],
     hasTask: (taskId) => hasTaskStmt.get(taskId) === 1,
     lastOf: (teamId, agentId) => (lastOfStmt.get(teamId, agentId) as Execution | undefined) ?? null,

@@ -4,7 +4,9 @@
 // worker serves it on its channel (workers/team-chat/main.ts); without a
 // worker the supervisor calls it in its own thread. Its methods mirror the
 // channel's requests; what it commits and streams goes out through `emit`.
-// Creating it runs recovery: no executions row is left `running`.
+// Creating it runs recovery: no executions row is left `running`. Native
+// delegations the gateway runs by itself (issue 23) are followed on the same
+// connection by the spawn tracker (spawns.ts); a stop reaches them too.
 import type { Db } from '../db/open.ts';
 import { createChatMessages } from '../db/chat-messages.ts';
 import { createSettingsTable } from '../db/settings-table.ts';
@@ -25,6 +27,7 @@ import { createExecutions } from './executions.ts';
 import { createOrchestrator, type Orchestrator } from './orchestrator.ts';
 import type { StopCounts } from './work.ts';
 import { recoverRunning } from './recovery.ts';
+import { createSpawnTracker } from './spawns.ts';
 import type { ChatIngest, ExchangeStart } from './schemas.ts';
 
 export type { TeamChatEmit } from './context.ts';
@@ -187,6 +190,12 @@ export function createTeamChatHost(opts: TeamChatHostOptions): TeamChatHost {
     }
   });
 
+  const spawns = createSpawnTracker(ctx, {
+    on: (event, handler) => connection.on(event, handler),
+    onStatus: (handler) => connection.onStatus(handler),
+    admit: (teamId, p) => orchestrator(teamId).admitSpawn(p),
+  });
+
   const orchestrators = new Map<string, Orchestrator>();
   const orchestrator = (teamId: string): Orchestrator => {
     let o = orchestrators.get(teamId);
@@ -227,13 +236,14 @@ export function createTeamChatHost(opts: TeamChatHostOptions): TeamChatHost {
       // An evicted (or never created) orchestrator has nothing to stop: all zeros, no new orchestrator.
       sweep();
       const o = orchestrators.get(teamId);
-      return o ? o.stop() : { aborted: 0, released: 0, dropped: 0, cancelled: 0 };
+      const [own, native] = await Promise.all([o ? o.stop() : { aborted: 0, released: 0, dropped: 0, cancelled: 0 }, spawns.stopTeam(teamId)]);
+      return { ...own, aborted: own.aborted + native.aborted, cancelled: own.cancelled + native.cancelled };
     },
     boardChanged: ({ teamId }) => orchestrator(teamId).boardChanged(),
     exchange: (p) => orchestrator(p.teamId).exchange(p),
     stats() {
       sweep();
-      const out = { orchestrators: orchestrators.size, running: 0, queued: 0, runs: evictedRuns };
+      const out = { orchestrators: orchestrators.size, running: spawns.running(), queued: 0, runs: evictedRuns };
       for (const o of orchestrators.values()) {
         const c = o.counts();
         out.running += c.running;
@@ -246,6 +256,7 @@ export function createTeamChatHost(opts: TeamChatHostOptions): TeamChatHost {
       if (closed) return;
       closed = true;
       clearInterval(sweeper);
+      spawns.close();
       for (const wake of [...waiters]) wake();
       await connection.stop();
     },

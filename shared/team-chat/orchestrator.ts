@@ -24,6 +24,12 @@ export interface Orchestrator {
   boardChanged(): void;
   exchange(p: ExchangeStart): { exchangeId: string };
   stop(): Promise<StopCounts>;
+  /**
+   * Counts a native delegation (spawns.ts) against its parent's chain: false
+   * past the turn bound (`turn_bound_hit` and the bound note written, as for
+   * any delivery), and then the child must be aborted.
+   */
+  admitSpawn(p: { chainId: string; traceId: string; noteKey: string; agent: RosterAgent; taskId: string | null; parentSpanId: string | null }): boolean;
   /** Nothing in flight and nothing queued. */
   idle(): boolean;
   /** When the last run ended or the last message came (the eviction clock). */
@@ -270,6 +276,12 @@ export function createOrchestrator(ctx: TeamChatContext, teamId: string): Orches
           touch();
         });
       return { exchangeId: state.id };
+    },
+
+    admitSpawn(p) {
+      touch();
+      const chain = chainOf(p.chainId, p.traceId, p.noteKey);
+      return admit({ agent: p.agent, message: '', trigger: 'spawn', taskId: p.taskId, chain, parentSpanId: p.parentSpanId });
     },
 
     async stop() {

@@ -5,6 +5,8 @@
 // `execution_completed` and `error` events, a `system`/`meta` entry under its
 // session key, the agent's status `error`. The runs themselves may still be
 // going at the gateway: the caller aborts them once connected (best effort).
+// Rows of native delegations (issue 23, trigger `spawn` and `announce`) are
+// closed the same way; a child's row already holds the gateway's session key.
 import type { TeamChatContext } from './context.ts';
 
 export const INTERRUPTED = 'interrupted: svc restarted during the run';
@@ -45,7 +47,10 @@ export function recoverRunning(ctx: TeamChatContext): Interrupted[] {
     });
     ctx.emit('status', { teamId: row.teamId, agentId: row.agentId, status: 'error' });
     const prefix = `agent:${row.agentId}:`;
-    if (row.runId && row.sessionKey.startsWith(prefix)) {
+    if (row.runId && row.trigger === 'spawn') {
+      // A native delegation's child row holds the gateway's own session key.
+      toAbort.push({ gatewaySessionKey: row.sessionKey, runId: row.runId });
+    } else if (row.runId && row.sessionKey.startsWith(prefix)) {
       toAbort.push({ gatewaySessionKey: `agent:${agent?.gatewayId ?? row.agentId}:${row.sessionKey.slice(prefix.length)}`, runId: row.runId });
     }
   }

@@ -13,6 +13,7 @@ import type { GatewaySession } from '../gateway/client.ts';
 import { GatewayError } from '../gateway/frames.ts';
 import { uuidv7 } from '../ids.ts';
 import type { TeamChatContext } from './context.ts';
+import { isAnnounceRunId } from './spawn-keys.ts';
 import type { RosterAgent } from './target.ts';
 import { HISTORY_LIMIT, usageOfRun, type RunUsage } from './usage.ts';
 
@@ -172,8 +173,9 @@ async function send(ctx: TeamChatContext, h: RunHandle, session: GatewaySession)
   const { spec } = h;
   const off = session.on('chat', (frame) => {
     const p = frame.payload as { runId?: unknown; sessionKey?: unknown; state?: unknown } | null;
-    // A late `final` copy of an earlier run of this session must not name this one.
-    if (!p || p.sessionKey !== spec.gatewaySessionKey || typeof p.runId !== 'string' || p.state === 'final') return;
+    // A late `final` copy of an earlier run of this session must not name this one,
+    // nor may the gateway's own announce run (a native delegation's result: spawns.ts).
+    if (!p || p.sessionKey !== spec.gatewaySessionKey || typeof p.runId !== 'string' || p.state === 'final' || isAnnounceRunId(p.runId)) return;
     if (h.runId !== p.runId) {
       h.runId = p.runId;
       ctx.executions.setRunId(h.executionId, p.runId);

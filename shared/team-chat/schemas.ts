@@ -51,9 +51,19 @@ export const TranscriptEntry = z.object({
   teamId: z.string(),
   /** The agent that spoke (assistant) or was addressed (user); null for a team-level meta entry. */
   agentId: z.string().nullable(),
-  /** What started the run: `user`, `handover`, `delegation`, `result`. */
+  /** What started the run: `user`, `handover`, `delegation`, `result`, `spawn` (a native delegation), `announce` (the lead continuing with its result). */
   trigger: z.string().optional(),
   taskId: z.string().optional(),
+  /** Native delegation (issue 23): the run this one came from (a child's parent run; an announce run's child run). */
+  parentRunId: z.string().optional(),
+  /** The parent's session key as svc writes it (a team key, or a child key at depth 2). */
+  parentSessionKey: z.string().optional(),
+  /** On a hand-over: the child's gateway session key. */
+  childSessionKey: z.string().optional(),
+  /** On a hand-over: the spawn's label (else the task's first 80 characters). */
+  label: z.string().optional(),
+  /** On a child's reply: what the child's run cost. */
+  costUsd: z.number().optional(),
 });
 export type TranscriptEntry = z.infer<typeof TranscriptEntry>;
 

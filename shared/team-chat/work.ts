@@ -4,7 +4,7 @@
 // share the shapes without importing each other.
 import type { RosterAgent } from './target.ts';
 
-export type Trigger = 'user' | 'handover' | 'delegation' | 'result';
+export type Trigger = 'user' | 'handover' | 'delegation' | 'result' | 'spawn';
 
 /** A user message and every run it leads to: one trace, one turn count. */
 export interface Chain {

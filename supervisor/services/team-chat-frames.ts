@@ -17,7 +17,7 @@ import type { TeamChatReads } from './team-chat-reads.ts';
 
 /** The payloads of the stream's named frames (design17 "Stream"). */
 export interface TeamFramePayloads {
-  delta: { sessionKey: string; runId: string; text: string };
+  delta: { sessionKey: string; runId: string; text: string; agentId: string };
   status: { agentId: string; status: AgentRunStatus };
   board: {
     id: string;

@@ -9,13 +9,16 @@ import type { Db } from '../../shared/db/open.ts';
 import type { Domain } from '../../shared/domain.ts';
 import { createTeamChatPostReads, roomOf, type TeamChatPost } from '../../shared/mcp/team-chat-posts.ts';
 import { teamFallbackSessionKey, teamSessionKey, type AgentRunStatus, type RoomPost, type RoomQuery } from '../../shared/team-chat/schemas.ts';
+import { subagentKeyAgent } from '../../shared/team-chat/spawn-keys.ts';
 import { addressable, loadRoster } from '../../shared/team-chat/target.ts';
 
 export interface TeamChatReads {
   /** Ids of the live (not archived) agents whose team is `teamId`, oldest first. */
   members(teamId: string): string[];
-  /** The stream's session-key set: each member's and the lead's team key, and the team's fallback key. */
+  /** The stream's session-key set: each member's and the lead's team key, the team's fallback key, and its native children's keys (issue 23). */
   sessionKeys(teamId: string): string[];
+  /** A live row of one of the team's native-delegation children: a sub-agent key whose entry names the team (issue 23). */
+  isChildRow(teamId: string, row: Pick<ChatRow, 'sessionKey' | 'entry'>): boolean;
   /** One status per member and the lead: `running` and `error` as stored, anything else `idle`. */
   statuses(teamId: string): Array<{ agentId: string; status: AgentRunStatus }>;
   /** Committed rows of `keys` with an id above `cursor` and at most `upTo`, ascending, at most `limit`. */
@@ -33,6 +36,7 @@ export function createTeamChatReads(db: Db, domain: Pick<Domain, 'teams' | 'agen
      WHERE session_key IN (SELECT value FROM json_each(?)) AND id > ? AND id <= ? ORDER BY id LIMIT ?`,
   );
   const maxIdStmt = db.prepare('SELECT COALESCE(MAX(id), 0) FROM chat_messages').pluck();
+  const childKeysStmt = db.prepare(`SELECT DISTINCT session_key FROM executions WHERE team_id = ? AND trigger = 'spawn'`).pluck();
   const posts = createTeamChatPostReads(db);
 
   const teamIdOfRoom = (room: string) => room.slice(room.indexOf(':') + 1);
@@ -54,7 +58,20 @@ export function createTeamChatReads(db: Db, domain: Pick<Domain, 'teams' | 'agen
 
   return {
     members: (teamId) => domain.agents.list({ teamId }).map((a) => a.id),
-    sessionKeys: (teamId) => [...speakers(teamId).map((id) => teamSessionKey(id, teamId)), teamFallbackSessionKey(teamId)],
+    sessionKeys: (teamId) => [
+      ...speakers(teamId).map((id) => teamSessionKey(id, teamId)),
+      teamFallbackSessionKey(teamId),
+      ...(childKeysStmt.all(teamId) as string[]),
+    ],
+    isChildRow(teamId, row) {
+      if (subagentKeyAgent(row.sessionKey) === null) return false;
+      try {
+        return (JSON.parse(row.entry) as { teamId?: unknown }).teamId === teamId;
+      } catch {
+        // Rows are written as JSON by the entry writer; one that is not names no team.
+        return false;
+      }
+    },
     statuses: (teamId) => speakers(teamId).map((agentId) => ({ agentId, status: statusOf(agentId) })),
     rowsAfter: (keys, cursor, upTo, limit) => rowsStmt.all(JSON.stringify(keys), cursor, upTo, limit) as ChatRow[],
     maxChatId: () => maxIdStmt.get() as number,

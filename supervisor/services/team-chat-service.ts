@@ -67,7 +67,7 @@ export function createTeamChatService(opts: TeamChatServiceOptions): TeamChatSer
       if (p.events.length > 0) hubs.events.offerCommitted(p.events);
     } else if (event === 'delta') {
       const p = payload as EventOf<C, 'delta'>;
-      frames.publish(p.teamId, 'delta', { sessionKey: p.sessionKey, runId: p.runId, text: p.text });
+      frames.publish(p.teamId, 'delta', { sessionKey: p.sessionKey, runId: p.runId, text: p.text, agentId: p.agentId });
     } else if (event === 'status') {
       const p = payload as EventOf<C, 'status'>;
       let agents = running.get(p.teamId);

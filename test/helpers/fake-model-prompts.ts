@@ -50,6 +50,22 @@ export function promptOf(messages: unknown): string {
   return '';
 }
 
+/**
+ * The gateway agent whose run sent the request: `agent=<id>` in the Runtime
+ * line (RECIPE §10), which the gateway appends to the first user message of a
+ * session only: the latest user message that has one; null when none has.
+ */
+export function runtimeAgentOf(messages: unknown): string | null {
+  if (!Array.isArray(messages)) return null;
+  for (let i = messages.length - 1; i >= 0; i--) {
+    const m = messages[i] as ChatMessage;
+    if (m?.role !== 'user') continue;
+    const agent = /\n\nRuntime: (?:[^\n]*?[ |])?agent=([^\s|]+)/.exec(textOf(m.content))?.[1];
+    if (agent) return agent;
+  }
+  return null;
+}
+
 /** The tool results that came back since the last real user message (the gateway's internal-context message is not one). */
 export function toolResultsOf(messages: unknown): string[] {
   const out: string[] = [];
@@ -71,12 +87,14 @@ export type FakeCommand =
  * What a prompt asks for: `TOOL: <name> <json>` as its first line (the JSON
  * may run over the following lines; not an object: `{ raw: <text> }`), a
  * line starting `SLOW:` anywhere (a delegated task's description can make
- * the assignee's run slow), else an echo.
+ * the assignee's run slow), else an echo. `TOOL@<agent>: <name> <json>` is a
+ * tool call only in the run of gateway agent `<agent>` (`agent`, from the
+ * Runtime line): every other agent's run that sees the prompt echoes it.
  */
-export function commandOf(prompt: string): FakeCommand {
-  const tool = /^TOOL:[ \t]*(\S+)[ \t]*([\s\S]*)$/.exec(prompt);
-  if (tool) {
-    const raw = (tool[2] ?? '').trim();
+export function commandOf(prompt: string, agent: string | null = null): FakeCommand {
+  const tool = /^TOOL(?:@([^\s:]+))?:[ \t]*(\S+)[ \t]*([\s\S]*)$/.exec(prompt);
+  if (tool && (tool[1] === undefined || tool[1] === agent)) {
+    const raw = (tool[3] ?? '').trim();
     let args: Record<string, unknown> = {};
     if (raw !== '') {
       try {
@@ -87,7 +105,7 @@ export function commandOf(prompt: string): FakeCommand {
         args = { raw };
       }
     }
-    return { kind: 'tool', name: tool[1] as string, args };
+    return { kind: 'tool', name: tool[2] as string, args };
   }
   if (/^SLOW:/m.test(prompt)) return { kind: 'slow', text: prompt };
   return { kind: 'echo', text: prompt };
@@ -135,8 +153,8 @@ export function holdsOnce(prompt: string, seen: Set<string>): boolean {
 }
 
 /** The answer to one request; `slow` when its stream waits at the gate. */
-export function replyTo(prompt: string, offered: readonly string[], toolResults: readonly string[]): { reply: FakeReply; slow: boolean } {
-  const cmd = commandOf(prompt);
+export function replyTo(prompt: string, offered: readonly string[], toolResults: readonly string[], agent: string | null = null): { reply: FakeReply; slow: boolean } {
+  const cmd = commandOf(prompt, agent);
   if (cmd.kind === 'tool') {
     const name = findTool(offered, cmd.name);
     if (!name) return { reply: { text: `NO TOOL ${cmd.name}` }, slow: false };

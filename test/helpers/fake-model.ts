@@ -7,6 +7,10 @@
 //                          its arguments, then, once the result is back,
 //                          answers `Tool said: <result text>`; no such tool:
 //                          `NO TOOL <name>`.
+//   `TOOL@<agent>: ...`    the same, but only in a run of gateway agent
+//                          `<agent>` (the Runtime line's `agent=`); any
+//                          other agent's run echoes it (a spawned child or an
+//                          announce run that quotes it does not loop).
 //   a line `SLOW: ...`     answers `ECHO: <text>` like any text, but holds the
 //                          stream after its first word until the test calls
 //                          release(), so a test can act mid-run. A SLOW line
@@ -21,7 +25,7 @@
 // fake-model-prompts.ts.
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { holdsOnce, promptCharsOf, promptOf, replyTo, toolResultsOf, type FakeReply } from './fake-model-prompts.ts';
+import { holdsOnce, promptCharsOf, promptOf, replyTo, runtimeAgentOf, toolResultsOf, type FakeReply } from './fake-model-prompts.ts';
 import { deadline } from './wait.ts';
 
 export const FAKE_MODEL_ID = 'fake-model';
@@ -105,7 +109,7 @@ export async function startFakeModel(): Promise<FakeModel> {
     const prompt = promptOf(body.messages);
     prompts.push(prompt);
     const tools = offeredTools(body);
-    const answer = replyTo(prompt, tools, toolResultsOf(body.messages));
+    const answer = replyTo(prompt, tools, toolResultsOf(body.messages), runtimeAgentOf(body.messages));
     const { reply } = answer;
     const slow = answer.slow && holdsOnce(prompt, slowSeen);
     const promptChars = promptCharsOf(body.messages);

@@ -5,7 +5,7 @@
 // over HTTP, a tool call then its answer, usage from sizes, and the SLOW gate.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { commandOf, findTool, holdsOnce, promptOf, replyTo, toolResultsOf, unwrapToolResult } from '../helpers/fake-model-prompts.ts';
+import { commandOf, findTool, holdsOnce, promptOf, replyTo, runtimeAgentOf, toolResultsOf, unwrapToolResult } from '../helpers/fake-model-prompts.ts';
 import { startFakeModel } from '../helpers/fake-model.ts';
 import { waitFor } from '../helpers/wait.ts';
 
@@ -34,6 +34,22 @@ void test(`${SELF}: TOOL on the first line with JSON (possibly over several line
   assert.deepEqual(commandOf('please\nTOOL: x {}'), { kind: 'echo', text: 'please\nTOOL: x {}' }, 'TOOL only as the first line: an echo quoting it never loops');
   assert.deepEqual(commandOf('Task 1 from Ada: job\n\nSLOW: grinding'), { kind: 'slow', text: 'Task 1 from Ada: job\n\nSLOW: grinding' });
   assert.deepEqual(commandOf('not SLOW: here'), { kind: 'echo', text: 'not SLOW: here' });
+});
+
+void test(`Delegation (issue 23, item 2): TOOL@<agent> calls the tool only in that gateway agent's run (the Runtime line's agent=), else echoes`, () => {
+  const runtime = (t: string, agent: string) => user(`[Sun 2026-11-22 03:57 UTC] ${t}\n\nRuntime: agent=${agent} | session=agent:${agent}:team:t1 | model=p/m`);
+  assert.equal(runtimeAgentOf([runtime('hi', 'lead-1'), INTERNAL]), 'lead-1', 'the internal-context message is skipped');
+  assert.equal(runtimeAgentOf([runtime('first', 'x'), { role: 'assistant', content: 'a' }, user('[Sun] second, no runtime line'), INTERNAL]), 'x', 'the Runtime line is on the first message only');
+  assert.equal(runtimeAgentOf([user('no runtime line')]), null);
+  assert.equal(runtimeAgentOf('nope'), null);
+  const spawn = 'TOOL@lead: sessions_spawn {"task":"SLOW: dig","agentId":"child"}';
+  assert.deepEqual(commandOf(spawn, 'lead'), { kind: 'tool', name: 'sessions_spawn', args: { task: 'SLOW: dig', agentId: 'child' } });
+  assert.deepEqual(commandOf(spawn, 'child'), { kind: 'echo', text: spawn });
+  assert.deepEqual(commandOf(spawn), { kind: 'echo', text: spawn }, 'no Runtime line: nobody is that agent');
+  assert.deepEqual(commandOf('TOOL: list_tasks {}', 'anyone'), { kind: 'tool', name: 'list_tasks', args: {} }, 'plain TOOL: is for every agent');
+  assert.deepEqual(replyTo(spawn, ['sessions_spawn'], [], 'lead').reply, { toolCall: { name: 'sessions_spawn', arguments: { task: 'SLOW: dig', agentId: 'child' } } });
+  assert.deepEqual(replyTo(spawn, ['sessions_spawn'], ['{"status":"accepted"}'], 'lead').reply, { text: 'Tool said: {"status":"accepted"}' });
+  assert.deepEqual(replyTo(spawn, ['sessions_spawn'], [], 'other').reply, { text: `ECHO: ${spawn}` });
 });
 
 void test(`${SELF}: a tool is the offered one named so, else an MCP tool <server>__<name>`, () => {

@@ -6,8 +6,8 @@ import { TeamFrames, teamFrame } from '../../supervisor/http/team-frames.ts';
 
 void test('SSE streams (issue 17 #6): a tier-2 frame is an `event:` line and one `data:` line, with no `id:` line', () => {
   const text = 'line one\nline two';
-  const f = teamFrame('delta', { sessionKey: 'agent:a:team:t', runId: 'r1', text });
-  assert.equal(f, `event: delta\ndata: ${JSON.stringify({ sessionKey: 'agent:a:team:t', runId: 'r1', text })}\n\n`);
+  const f = teamFrame('delta', { sessionKey: 'agent:a:team:t', runId: 'r1', text, agentId: 'a' });
+  assert.equal(f, `event: delta\ndata: ${JSON.stringify({ sessionKey: 'agent:a:team:t', runId: 'r1', text, agentId: 'a' })}\n\n`);
   assert.equal(f.split('\n').length, 4, 'a newline in the text stays inside the JSON');
   assert.ok(!f.includes('id: '));
   assert.equal(teamFrame('status', { agentId: 'a', status: 'running' }), 'event: status\ndata: {"agentId":"a","status":"running"}\n\n');
@@ -26,8 +26,8 @@ void test('SSE streams (issue 17 #6): frames reach the streams of their team onl
   assert.equal(frames.count(), 3);
 
   frames.publish('team-a', 'status', { agentId: 'x', status: 'running' });
-  frames.publish('team-a', 'delta', { sessionKey: 'k', runId: 'r', text: 'He' });
-  frames.publish('team-a', 'delta', { sessionKey: 'k', runId: 'r', text: 'Hello' });
+  frames.publish('team-a', 'delta', { sessionKey: 'k', runId: 'r', text: 'He', agentId: 'x' });
+  frames.publish('team-a', 'delta', { sessionKey: 'k', runId: 'r', text: 'Hello', agentId: 'x' });
   frames.publish('team-b', 'board', { id: 'task-1', title: 'T', status: 'todo' });
   frames.publish('team-c', 'status', { agentId: 'nobody', status: 'idle' });
 

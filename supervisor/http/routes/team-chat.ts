@@ -85,7 +85,8 @@ export function teamChatRoutes(app: FastifyInstance, { settingsTable, sse, teamC
     if (snapshot.length > 0) stream.write(snapshot.join(''));
     const unsubscribeRows = hubs.chat.subscribe({
       cursor,
-      matches: (row) => keySet.has(row.sessionKey),
+      // A native delegation's child (issue 23) may start after the connect: its rows are the team's by their entry.
+      matches: (row) => keySet.has(row.sessionKey) || reads.isChildRow(teamId, row),
       write: (chunk) => stream.write(chunk),
     });
     const unsubscribeFrames = teamChat.frames.subscribe(teamId, (chunk) => stream.write(chunk));

@@ -1,0 +1,493 @@
+// The tracker of native delegations (issue 23, design23 "Transcript entries",
+// "Executions", "Cost", "Governance"; RECIPE §11). A team member's model may
+// hand work to another agent with the gateway's own `sessions_spawn`: the
+// gateway runs the child in its own session and later brings the result
+// back as an `announce:*` run in the parent's session. svc starts neither;
+// this tracker watches them on the host's gateway connection and records
+// them as it records its own runs:
+// - the parent's tool result: accepted -> the hand-over entry,
+//   `speaker_selected` (trigger spawn), the child's executions row (parent
+//   linked), counted against the parent's chain (past the bound the child is
+//   aborted at once); refused -> a note and a `tool_result` event;
+// - the child's chat events: deltas on the team stream under the child's
+//   agent, then its reply entry with its cost (per model call of that run,
+//   from chat.history), or its failure;
+// - the announce run: the lead continuing with the result, an executions row
+//   whose parent is the child's row, its reply entry and cost.
+// Each tracked run is bounded by the run timeout, ends `error` when the
+// connection is lost, and a Stop of its team aborts it.
+import { messageOf } from '../errors.ts';
+import type { EventInput } from '../events/types.ts';
+import { ChatEventPayload, messageText, textAfterDelta } from '../gateway/chat.ts';
+import type { ConnectionStatus } from '../gateway/connection.ts';
+import type { EventFrame } from '../gateway/frames.ts';
+import { uuidv7 } from '../ids.ts';
+import type { TeamChatContext } from './context.ts';
+import type { Execution } from './executions.ts';
+import { newTraceId } from './run.ts';
+import { announceSource, isAnnounceRunId, spawnArgsOf, spawnLabel, spawnResultOf, subagentKeyAgent, teamKeyParts, type SpawnArgs } from './spawn-keys.ts';
+import { loadRoster, addressable, sessionKeyOf, type RosterAgent } from './target.ts';
+import { HISTORY_LIMIT, usageOfRun, type RunUsage } from './usage.ts';
+
+export const CONNECTION_LOST = 'the gateway connection was lost during the run';
+export const STOPPED_BY_USER = 'stopped by the user';
+
+export interface SpawnAdmission {
+  chainId: string;
+  traceId: string;
+  noteKey: string;
+  agent: RosterAgent;
+  taskId: string | null;
+  parentSpanId: string | null;
+}
+
+export interface SpawnTrackerDeps {
+  /** Subscribes to one event of the host's gateway connection (handlers survive reconnects). */
+  on(event: string, handler: (frame: EventFrame) => void): () => void;
+  onStatus(handler: (s: ConnectionStatus) => void): void;
+  /** The team orchestrator's turn bound (orchestrator.admitSpawn). */
+  admit(teamId: string, p: SpawnAdmission): boolean;
+}
+
+export interface SpawnTracker {
+  /** Aborts the team's running children and announce runs; their rows become `cancelled`. */
+  stopTeam(teamId: string): Promise<{ aborted: number; cancelled: number }>;
+  /** Runs tracked now (the host's stats). */
+  running(): number;
+  close(): void;
+}
+
+/** Who stands behind a gateway session key the tracker follows. */
+interface Party {
+  teamId: string;
+  agent: RosterAgent;
+  /** svc's key for the party's transcript entries (a team key with svc's agent id, or a child key as is). */
+  svcKey: string;
+  gatewayKey: string;
+}
+
+interface Tracked {
+  kind: 'spawn' | 'announce';
+  teamId: string;
+  agent: RosterAgent;
+  /** Whether the agent is one of svc's (its status is set; else it is a gateway id only). */
+  known: boolean;
+  gatewaySessionKey: string;
+  sessionKey: string;
+  runId: string;
+  executionId: string;
+  spanId: string;
+  chainId: string;
+  traceId: string;
+  parentSpanId: string | null;
+  parentExecutionId: string | null;
+  taskId: string | null;
+  parentRunId: string | null;
+  parentSessionKey: string | null;
+  label: string;
+  text: string;
+  timer: NodeJS.Timeout | null;
+}
+
+interface ChildInfo {
+  party: Party;
+  executionId: string;
+  runId: string;
+}
+
+const newSpanId = (): string => newTraceId().slice(0, 16);
+
+/** How many child keys, dropped keys and pending tool calls are remembered (oldest forgotten first). */
+const REMEMBER_MAX = 2000;
+
+/** Sets `key` in a map or set kept to REMEMBER_MAX entries in insertion order. */
+function remember<K, V>(m: Map<K, V>, key: K, value: V): void {
+  m.set(key, value);
+  if (m.size > REMEMBER_MAX) m.delete(m.keys().next().value as K);
+}
+
+export function createSpawnTracker(ctx: TeamChatContext, deps: SpawnTrackerDeps): SpawnTracker {
+  const { domain } = ctx;
+  /** Runs in flight, by gateway run id. */
+  const runs = new Map<string, Tracked>();
+  /** Every child session key seen (depth-2 parents, announce sources), and the keys the turn bound dropped. */
+  const children = new Map<string, ChildInfo>();
+  const dropped = new Map<string, true>();
+  /** `sessions_spawn` arguments from the tool's start event, until its result comes. */
+  const toolArgs = new Map<string, SpawnArgs>();
+  const offs: Array<() => void> = [];
+  let closed = false;
+
+  const agentOf = (teamId: string, gatewayAgentId: string): { agent: RosterAgent; known: boolean } => {
+    const inTeam = addressable(loadRoster(domain, teamId)).find((a) => (a.gatewayId ?? a.id) === gatewayAgentId);
+    if (inTeam) return { agent: inTeam, known: true };
+    const any = domain.agents.list({}).find((a) => (a.gatewayId ?? a.id) === gatewayAgentId);
+    if (any) return { agent: { id: any.id, name: any.name, gatewayId: any.gatewayId }, known: true };
+    return { agent: { id: gatewayAgentId, name: gatewayAgentId, gatewayId: gatewayAgentId }, known: false };
+  };
+
+  /** The party of a team key of an existing team, or of a child key already followed; null for anything else. */
+  const partyOf = (gatewayKey: string): Party | null => {
+    const team = teamKeyParts(gatewayKey);
+    if (team) {
+      if (!domain.teams.get(team.teamId)) return null;
+      const { agent } = agentOf(team.teamId, team.gatewayAgentId);
+      return { teamId: team.teamId, agent, svcKey: sessionKeyOf(agent, team.teamId), gatewayKey };
+    }
+    return children.get(gatewayKey)?.party ?? null;
+  };
+
+  const baseOf = (t: Pick<Tracked, 'teamId' | 'agent' | 'taskId' | 'traceId' | 'spanId' | 'parentSpanId' | 'chainId'>): Omit<EventInput, 'kind'> => ({
+    teamId: t.teamId,
+    agentId: t.agent.id,
+    taskId: t.taskId,
+    traceId: t.traceId,
+    spanId: t.spanId,
+    parentSpanId: t.parentSpanId,
+    correlationId: t.chainId,
+  });
+
+  const abortAtGateway = (sessionKey: string, runId: string | null): Promise<void> =>
+    ctx.gateway.request('chat.abort', runId ? { sessionKey, runId } : { sessionKey }, { timeoutMs: 5000, waitMs: 0 }).then(
+      () => undefined,
+      (err: unknown) => {
+        // Best effort: the row is closed on svc's side either way; a gateway that is gone has nothing to abort.
+        ctx.logger.warn({ err: messageOf(err), sessionKey }, 'team chat: chat.abort of a native delegation failed');
+      },
+    );
+
+  const arm = (t: Tracked) => {
+    t.timer = setTimeout(() => {
+      if (runs.get(t.runId) !== t) return;
+      void abortAtGateway(t.gatewaySessionKey, t.runId);
+      fail(t, `timed out after ${ctx.runTimeoutMs} ms`, 'error');
+    }, ctx.runTimeoutMs);
+    t.timer.unref();
+  };
+
+  /** Opens a tracked run: its executions row `running`, `execution_started`, status running. */
+  const open = (t: Tracked, before: () => void) => {
+    runs.set(t.runId, t);
+    ctx.tx.run(() => {
+      before();
+      ctx.executions.start({
+        id: t.executionId,
+        teamId: t.teamId,
+        agentId: t.agent.id,
+        sessionKey: t.sessionKey,
+        runId: t.runId,
+        taskId: t.taskId,
+        trigger: t.kind,
+        chainId: t.chainId,
+        traceId: t.traceId,
+        spanId: t.spanId,
+        parentSpanId: t.parentSpanId,
+        parentExecutionId: t.parentExecutionId,
+        startedAt: ctx.now(),
+      });
+      if (t.known) domain.agents.setStatus(t.agent.id, 'running');
+      ctx.eventLog.append({
+        kind: 'execution_started',
+        ...baseOf(t),
+        data: { executionId: t.executionId, sessionKey: t.sessionKey, trigger: t.kind, runId: t.runId, parentExecutionId: t.parentExecutionId },
+      });
+    });
+    ctx.emit('status', { teamId: t.teamId, agentId: t.agent.id, status: 'running' });
+    arm(t);
+  };
+
+  /** The parent's executions row: its run's, else the agent's latest in the team. */
+  const parentRowOf = (party: Party, parentRunId: string | null): Execution | null =>
+    (parentRunId ? ctx.executions.byRunId(parentRunId) : null) ?? ctx.executions.lastOf(party.teamId, party.agent.id);
+
+  function startChild(parent: Party, parentRunId: string | null, childKey: string, childRunId: string, args: SpawnArgs): void {
+    if (runs.has(childRunId) || children.has(childKey) || dropped.has(childKey)) return;
+    const parentRow = parentRowOf(parent, parentRunId);
+    const gatewayChild = subagentKeyAgent(childKey) ?? args.agentId ?? 'unknown';
+    const { agent, known } = agentOf(parent.teamId, gatewayChild);
+    const label = spawnLabel(args);
+    const chainId = parentRow?.chainId ?? `spawn-${childKey}`;
+    const traceId = parentRow?.traceId ?? newTraceId();
+    const taskId = parentRow?.taskId ?? null;
+    const parentSpanId = parentRow?.spanId ?? null;
+    const admitted = deps.admit(parent.teamId, { chainId, traceId, noteKey: parent.svcKey, agent, taskId, parentSpanId });
+    if (!admitted) {
+      remember(dropped, childKey, true);
+      void abortAtGateway(childKey, childRunId);
+      return;
+    }
+    const t: Tracked = {
+      kind: 'spawn',
+      teamId: parent.teamId,
+      agent,
+      known,
+      gatewaySessionKey: childKey,
+      sessionKey: childKey,
+      runId: childRunId,
+      executionId: uuidv7(ctx.now()),
+      spanId: newSpanId(),
+      chainId,
+      traceId,
+      parentSpanId,
+      parentExecutionId: parentRow?.id ?? null,
+      taskId,
+      parentRunId: parentRunId ?? parentRow?.runId ?? null,
+      parentSessionKey: parent.svcKey,
+      label,
+      text: '',
+      timer: null,
+    };
+    remember(children, childKey, { party: { teamId: parent.teamId, agent, svcKey: childKey, gatewayKey: childKey }, executionId: t.executionId, runId: childRunId });
+    open(t, () => {
+      ctx.entries.handOver({
+        teamId: parent.teamId,
+        agentId: parent.agent.id,
+        sessionKey: parent.svcKey,
+        text: `${parent.agent.name} handed “${label}” to ${agent.name}`,
+        runId: t.parentRunId,
+        childSessionKey: childKey,
+        label,
+        taskId,
+      });
+      ctx.eventLog.append({
+        kind: 'speaker_selected',
+        teamId: parent.teamId,
+        agentId: agent.id,
+        taskId,
+        traceId,
+        parentSpanId,
+        correlationId: chainId,
+        data: { from: parent.agent.id, to: agent.id, reason: label, trigger: 'spawn', childSessionKey: childKey },
+      });
+    });
+  }
+
+  function refused(parent: Party, parentRunId: string | null, toolCallId: string, args: SpawnArgs, status: string, error: string): void {
+    const parentRow = parentRowOf(parent, parentRunId);
+    const label = spawnLabel(args);
+    const to = args.agentId ?? 'another agent';
+    const reason = ctx.redactor.text(error);
+    ctx.tx.run(() => {
+      ctx.entries.meta({
+        entryId: `spawn-refused-${toolCallId}`,
+        teamId: parent.teamId,
+        agentId: parent.agent.id,
+        sessionKey: parent.svcKey,
+        text: `${parent.agent.name} could not hand “${label}” to ${to}: ${reason}`,
+        runId: parentRunId,
+        trigger: 'spawn',
+      });
+      ctx.eventLog.append({
+        kind: 'tool_result',
+        teamId: parent.teamId,
+        agentId: parent.agent.id,
+        taskId: parentRow?.taskId ?? null,
+        traceId: parentRow?.traceId ?? null,
+        parentSpanId: parentRow?.spanId ?? null,
+        correlationId: parentRow?.chainId ?? null,
+        data: { name: 'sessions_spawn', status, error: reason, toAgentId: to, toolCallId },
+      });
+    });
+  }
+
+  function onAgent(frame: EventFrame): void {
+    const p = frame.payload as { runId?: unknown; sessionKey?: unknown; stream?: unknown; data?: Record<string, unknown> } | null;
+    const d = p?.data;
+    if (!p || p.stream !== 'tool' || !d || d.name !== 'sessions_spawn' || typeof d.toolCallId !== 'string' || typeof p.sessionKey !== 'string') return;
+    if (d.phase === 'start') {
+      remember(toolArgs, d.toolCallId, spawnArgsOf(d.args));
+      return;
+    }
+    if (d.phase !== 'result') return;
+    const args = toolArgs.get(d.toolCallId) ?? {};
+    toolArgs.delete(d.toolCallId);
+    const parent = partyOf(p.sessionKey);
+    if (!parent) return;
+    const parentRunId = typeof p.runId === 'string' ? p.runId : null;
+    const result = spawnResultOf(d.result);
+    if (result?.status === 'accepted' && result.childSessionKey && result.runId) {
+      startChild(parent, parentRunId, result.childSessionKey, result.runId, args);
+      return;
+    }
+    refused(parent, parentRunId, d.toolCallId, args, result?.status ?? 'error', result?.error ?? (result ? `status ${result.status}` : 'no readable result'));
+  }
+
+  function startAnnounce(runId: string, gatewayKey: string): Tracked | null {
+    const lead = partyOf(gatewayKey);
+    const source = announceSource(runId);
+    if (!lead || !source) return null;
+    const child = children.get(source.childSessionKey);
+    const childRow = source.childRunId ? ctx.executions.byRunId(source.childRunId) : child ? ctx.executions.get(child.executionId) : null;
+    // An announce for a spawn svc never followed (another client's, or from before svc started) is not svc's to show.
+    if (!childRow) return null;
+    const known = agentOf(lead.teamId, teamKeyParts(gatewayKey)?.gatewayAgentId ?? lead.agent.id).known;
+    const t: Tracked = {
+      kind: 'announce',
+      teamId: lead.teamId,
+      agent: lead.agent,
+      known,
+      gatewaySessionKey: gatewayKey,
+      sessionKey: lead.svcKey,
+      runId,
+      executionId: uuidv7(ctx.now()),
+      spanId: newSpanId(),
+      chainId: childRow.chainId,
+      traceId: childRow.traceId,
+      parentSpanId: childRow.spanId,
+      parentExecutionId: childRow.id,
+      taskId: childRow.taskId,
+      parentRunId: childRow.runId,
+      parentSessionKey: childRow.sessionKey,
+      label: '',
+      text: '',
+      timer: null,
+    };
+    open(t, () => undefined);
+    return t;
+  }
+
+  function onChat(frame: EventFrame): void {
+    const parsed = ChatEventPayload.safeParse(frame.payload);
+    if (!parsed.success || closed) return;
+    const p = parsed.data;
+    const key = p.sessionKey;
+    if (!key) return;
+    let t = runs.get(p.runId);
+    if (!t) {
+      if (p.state !== 'delta' && p.state !== 'final' && p.state !== 'status') return;
+      if (isAnnounceRunId(p.runId)) {
+        if (ctx.executions.byRunId(p.runId)) return; // ended already (a late copy)
+        t = startAnnounce(p.runId, key) ?? undefined;
+      } else {
+        // The child started before its parent's tool result was seen: it is registered from its `spawnedBy`.
+        const spawnedBy = (frame.payload as { spawnedBy?: unknown }).spawnedBy;
+        if (children.has(key) || dropped.has(key) || !subagentKeyAgent(key) || typeof spawnedBy !== 'string') return;
+        const parent = partyOf(spawnedBy);
+        if (!parent) return;
+        startChild(parent, null, key, p.runId, {});
+        t = runs.get(p.runId);
+      }
+      if (!t) return;
+    }
+    if (p.state === 'delta') {
+      t.text = textAfterDelta(t.text, p);
+      ctx.emit('delta', { teamId: t.teamId, agentId: t.agent.id, sessionKey: t.sessionKey, runId: t.runId, text: t.text });
+    } else if (p.state === 'final') {
+      t.text = messageText(p.message) ?? t.text;
+      const ended = t;
+      end(ended);
+      void usageOf(ended).then(
+        (usage) => complete(ended, usage),
+        (err: unknown) => ctx.logger.error({ err, runId: ended.runId }, 'team chat: could not record a native delegation'),
+      );
+    } else if (p.state === 'error') {
+      fail(t, p.errorMessage ?? 'run failed', 'error');
+    } else if (p.state === 'aborted') {
+      fail(t, 'the run was aborted at the gateway', 'cancelled');
+    }
+  }
+
+  /** Takes the run out of flight (a second end of the same run finds nothing). */
+  function end(t: Tracked): void {
+    runs.delete(t.runId);
+    if (t.timer) clearTimeout(t.timer);
+    t.timer = null;
+  }
+
+  async function usageOf(t: Tracked): Promise<RunUsage> {
+    try {
+      const history = await ctx.gateway.request('chat.history', { sessionKey: t.gatewaySessionKey, limit: HISTORY_LIMIT }, { timeoutMs: 10_000, waitMs: 0 });
+      return usageOfRun(history, t.runId);
+    } catch (err) {
+      // The reply is in hand; a usage read that fails records zero tokens rather than losing the reply.
+      ctx.logger.warn({ err: messageOf(err), runId: t.runId }, 'team chat: chat.history for a native delegation failed; cost recorded as zero');
+      return { inputTokens: 0, outputTokens: 0, model: null };
+    }
+  }
+
+  const refsOf = (t: Tracked) => ({ parentRunId: t.parentRunId, parentSessionKey: t.parentSessionKey });
+
+  function complete(t: Tracked, usage: RunUsage): void {
+    if (ctx.closed()) return;
+    ctx.tx.run(() => {
+      const cost = ctx.costs.record({
+        agentId: t.agent.id,
+        teamId: t.teamId,
+        runId: t.runId,
+        sessionKey: t.sessionKey,
+        model: usage.model,
+        inputTokens: usage.inputTokens,
+        outputTokens: usage.outputTokens,
+      });
+      if (t.text !== '') {
+        ctx.entries.reply({ teamId: t.teamId, agentId: t.agent.id, sessionKey: t.sessionKey, text: t.text, runId: t.runId, trigger: t.kind, taskId: t.taskId, ...refsOf(t), costUsd: cost.costUsd });
+      }
+      const usageData = { executionId: t.executionId, runId: t.runId, model: usage.model, inputTokens: usage.inputTokens, outputTokens: usage.outputTokens, usd: cost.costUsd };
+      ctx.eventLog.append({ kind: 'cost', ...baseOf(t), data: usageData });
+      const ended = ctx.executions.finish(t.executionId, {
+        status: 'completed',
+        endedAt: ctx.now(),
+        model: usage.model,
+        inputTokens: usage.inputTokens,
+        outputTokens: usage.outputTokens,
+        costUsd: cost.costUsd,
+      });
+      if (ended) {
+        ctx.eventLog.append({ kind: 'execution_completed', ...baseOf(t), data: { ...usageData, status: 'completed', trigger: t.kind, parentExecutionId: t.parentExecutionId } });
+        if (t.known) domain.agents.setStatus(t.agent.id, 'idle');
+      }
+    });
+    ctx.emit('status', { teamId: t.teamId, agentId: t.agent.id, status: 'idle' });
+  }
+
+  /** Ends a run that failed (`error`) or was aborted at the gateway (`cancelled`): what streamed is kept, a note says why. */
+  /** Ends a tracked run that did not finish: what streamed is kept, a note under its key, the row `status`. True when this ended the row. */
+  function fail(t: Tracked, why: string, status: 'error' | 'cancelled'): boolean {
+    if (runs.get(t.runId) !== t || ctx.closed()) return false;
+    end(t);
+    const reason = ctx.redactor.text(why);
+    const what = t.kind === 'spawn' ? `${t.agent.name}'s work on “${t.label}”` : `${t.agent.name}'s follow-up on a delegated result`;
+    const note = `${what} ended: ${reason}`;
+    const ended = ctx.tx.run(() => {
+      if (t.text !== '') {
+        ctx.entries.reply({ teamId: t.teamId, agentId: t.agent.id, sessionKey: t.sessionKey, text: t.text, runId: t.runId, trigger: t.kind, taskId: t.taskId, ...refsOf(t) });
+      }
+      ctx.entries.meta({ teamId: t.teamId, agentId: t.agent.id, sessionKey: t.sessionKey, text: note, runId: t.runId, trigger: t.kind, ...refsOf(t) });
+      if (!ctx.executions.finish(t.executionId, { status, endedAt: ctx.now(), error: reason })) return false;
+      const base = baseOf(t);
+      ctx.eventLog.append({ kind: 'execution_completed', ...base, data: { executionId: t.executionId, runId: t.runId, status, trigger: t.kind, parentExecutionId: t.parentExecutionId } });
+      if (status === 'error') ctx.eventLog.append({ kind: 'error', ...base, data: { errorClass: 'TeamChatDelegationError', message: note, executionId: t.executionId } });
+      if (t.known) domain.agents.setStatus(t.agent.id, status === 'error' ? 'error' : 'idle');
+      return true;
+    });
+    ctx.emit('status', { teamId: t.teamId, agentId: t.agent.id, status: status === 'error' ? 'error' : 'idle' });
+    return ended;
+  }
+
+  function onStatus(s: ConnectionStatus): void {
+    if (s.state === 'connected' || closed) return;
+    // The gateway restarted or crashed: nothing it was running for a team stays `running` in svc.
+    for (const t of [...runs.values()]) fail(t, CONNECTION_LOST, 'error');
+  }
+
+  offs.push(deps.on('agent', onAgent), deps.on('chat', onChat));
+  deps.onStatus(onStatus);
+
+  return {
+    async stopTeam(teamId) {
+      const stopped = [...runs.values()].filter((t) => t.teamId === teamId);
+      // Each ends as the page and a reload show it: what streamed kept, a note under the child's key, the row `cancelled`.
+      let cancelled = 0;
+      for (const t of stopped) if (fail(t, STOPPED_BY_USER, 'cancelled')) cancelled++;
+      await Promise.all(stopped.map((t) => abortAtGateway(t.gatewaySessionKey, t.runId)));
+      return { aborted: stopped.length, cancelled };
+    },
+    running: () => runs.size,
+    close() {
+      closed = true;
+      for (const off of offs.splice(0)) off();
+      for (const t of runs.values()) if (t.timer) clearTimeout(t.timer);
+      runs.clear();
+    },
+  };
+}
