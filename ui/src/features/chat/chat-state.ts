@@ -15,10 +15,15 @@
 // - A message the person sends shows at once (pending, with its client-minted
 //   entryId) and is dropped when the committed row with that entryId arrives;
 //   a refused send keeps the server's message for a retry.
+// - Native delegation (issue 23): a sub-agent's deltas come on its own session
+//   key with its agentId; a hand-over counts as its parent run's answer; a
+//   Stop remembers which hand-overs were still open. Nesting them under their
+//   hand-over is delegation.ts's job, over what transcriptItems lists.
 import type { AgentRunStatus, TranscriptEntry } from '../../api/types.ts';
 import type { DeltaFrame, RowFrame, StatusFrame } from './frames.ts';
 import { agentIdOfTeamSessionKey } from '../../../../shared/team-chat/session-keys.ts';
 import { hasOlder, type Paging } from './transcript-merge.ts';
+import { agentIdOfChildKey, isHandover, openChildKeys } from './delegation.ts';
 
 /** At most this many committed rows are kept (and rendered) until the person asks for earlier ones. */
 export const RENDER_LIMIT = 200;
@@ -78,6 +83,8 @@ export interface ChatState {
   received: number;
   /** The stream's status snapshot arrived: the catch-up before it is complete. */
   synced: boolean;
+  /** Sub-agent session keys whose work was still open when the person pressed Stop (their hand-over then reads "stopped"). */
+  stoppedChildKeys: string[];
 }
 
 export type ChatAction =
@@ -110,6 +117,7 @@ export function initialChatState(teamId: string): ChatState {
     committedRuns: [],
     received: 0,
     synced: false,
+    stoppedChildKeys: [],
   };
 }
 
@@ -140,6 +148,7 @@ function addRow(s: ChatState, frame: RowFrame): ChatState {
     pending: s.pending.some((p) => p.entryId === entry.entryId) ? s.pending.filter((p) => p.entryId !== entry.entryId) : s.pending,
   };
   if (entry.role === 'assistant') next = committedReply(next, entry);
+  else if (isHandover(entry)) next = handedOver(next, entry);
   return trim(next);
 }
 
@@ -153,6 +162,12 @@ function committedReply(s: ChatState, entry: TranscriptEntry): ChatState {
   return { ...s, live, runs, committedRuns };
 }
 
+/** A run that handed work to a sub-agent answered with the hand-over: its end is no "finished without a reply". */
+function handedOver(s: ChatState, entry: TranscriptEntry): ChatState {
+  const w = entry.agentId ? s.runs[entry.agentId] : undefined;
+  return w && entry.agentId ? { ...s, runs: { ...s.runs, [entry.agentId]: { ...w, committed: true } } } : s;
+}
+
 /** Keeps the newest RENDER_LIMIT rows while the person has not paged back. */
 function trim(s: ChatState): ChatState {
   if (s.paging !== null || s.older.length > 0 || s.rows.length <= RENDER_LIMIT) return s;
@@ -163,7 +178,8 @@ function trim(s: ChatState): ChatState {
 
 function delta(s: ChatState, f: DeltaFrame): ChatState {
   if (f.runId !== '' && s.committedRuns.includes(f.runId)) return s;
-  const agentId = agentIdOfTeamSessionKey(f.sessionKey, s.teamId);
+  // A sub-agent's key names no team agent: the frame's agentId does (else the gateway id in the key).
+  const agentId = f.agentId ?? agentIdOfTeamSessionKey(f.sessionKey, s.teamId) ?? agentIdOfChildKey(f.sessionKey);
   const prev = s.live[f.sessionKey];
   // The frame holds the whole text so far: it replaces, never appends.
   const bubble: LiveBubble = { sessionKey: f.sessionKey, agentId, runId: f.runId !== '' ? f.runId : (prev?.runId ?? ''), text: f.text };
@@ -212,7 +228,8 @@ export function chatReducer(s: ChatState, a: ChatAction): ChatState {
       for (const [id, st] of Object.entries(s.statuses)) {
         if (st === 'running') runs[id] = { ...(runs[id] ?? { sawText: false, committed: false }), stopping: true };
       }
-      return { ...s, runs };
+      const open = openChildKeys([...s.older, ...s.rows.map((r) => r.entry)]);
+      return { ...s, runs, stoppedChildKeys: [...new Set([...s.stoppedChildKeys, ...open])].slice(-COMMITTED_RUNS_KEPT) };
     }
     case 'send': {
       const rest = s.pending.filter((p) => p.entryId !== a.entryId);

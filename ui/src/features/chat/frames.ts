@@ -1,7 +1,8 @@
 // The team chat stream's frames (spec "GET /api/teams/:id/chat/stream"), read
 // from the `data` of each frame the browser's EventSource hands over:
 //   unnamed        a committed transcript row: `id:` is the row id (the cursor)
-//   event: delta   { sessionKey, runId, text }: the whole running text so far
+//   event: delta   { sessionKey, runId, text, agentId }: the whole running text so far
+//                  (agentId, the speaker's svc id, since issue 23: a sub-agent's key names no team agent)
 //   event: status  { agentId, status: 'running' | 'idle' | 'error' }
 // (`event: board` is the board feature's: features/board/board-frame.ts.)
 // Anything that is not the expected shape reads as null and is skipped: a
@@ -17,6 +18,8 @@ export interface DeltaFrame {
   sessionKey: string;
   runId: string;
   text: string;
+  /** Who is writing (svc id); absent from older servers, where the team session key says it. */
+  agentId?: string;
 }
 
 export interface StatusFrame {
@@ -65,6 +68,12 @@ export function toEntry(v: unknown): TranscriptEntry | null {
     agentId: str(o.agentId) ? o.agentId : null,
     ...(str(o.trigger) && { trigger: o.trigger }),
     ...(str(o.taskId) && { taskId: o.taskId }),
+    // Native delegation (issue 23): the hand-over's child, a child's parent, and what the child cost.
+    ...(str(o.parentRunId) && { parentRunId: o.parentRunId }),
+    ...(str(o.parentSessionKey) && { parentSessionKey: o.parentSessionKey }),
+    ...(str(o.childSessionKey) && { childSessionKey: o.childSessionKey }),
+    ...(str(o.label) && { label: o.label }),
+    ...(num(o.costUsd) && { costUsd: o.costUsd }),
   };
 }
 
@@ -79,7 +88,7 @@ export function parseRowFrame(data: string, lastEventId: string): RowFrame | nul
 export function parseDeltaFrame(data: string): DeltaFrame | null {
   const o = json(data);
   if (!o || !str(o.sessionKey) || o.sessionKey === '' || !str(o.text)) return null;
-  return { sessionKey: o.sessionKey, runId: str(o.runId) ? o.runId : '', text: o.text };
+  return { sessionKey: o.sessionKey, runId: str(o.runId) ? o.runId : '', text: o.text, ...(str(o.agentId) && o.agentId !== '' && { agentId: o.agentId }) };
 }
 
 export function parseStatusFrame(data: string): StatusFrame | null {

@@ -1,9 +1,10 @@
 // One item of the transcript: a committed entry (the person's message, an
 // agent's reply, or a `meta` notice), a notice of the page's own, a pending
-// send, or a live bubble of a run in flight.
+// send, or a live bubble of a run in flight. (A hand-over to a sub-agent and
+// the work nested under it: Handover.tsx.)
 import { memo } from 'react';
 import type { TranscriptEntry } from '../../api/types.ts';
-import type { LiveBubble, Notice, PendingSend } from '../../features/chat/index.ts';
+import { isRefusedSpawn, type LiveBubble, type Notice, type PendingSend } from '../../features/chat/index.ts';
 import { noticeText } from './messages.ts';
 
 const time = (ms: number) => (ms > 0 ? new Date(ms).toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' }) : '');
@@ -16,7 +17,25 @@ function Meta({ children, ...data }: { children: string; [data: `data-${string}`
   );
 }
 
-export const EntryItem = memo(function EntryItem({ entry, nameOf }: { entry: TranscriptEntry; nameOf: (agentId: string | null) => string }) {
+export interface EntryItemProps {
+  entry: TranscriptEntry;
+  nameOf: (agentId: string | null) => string;
+  /** The lead continuing with a sub-agent's result (issue 23): that child, or null when unknown. */
+  continuing?: { childAgentId: string | null } | null;
+  /** A sub-agent's entry shown without its hand-over. */
+  subAgent?: boolean;
+}
+
+export const EntryItem = memo(function EntryItem({ entry, nameOf, continuing = null, subAgent = false }: EntryItemProps) {
+  if (isRefusedSpawn(entry)) {
+    // The gateway refused a spawn (outside the roster): a warning, not a quiet aside.
+    return (
+      <li data-entry-id={entry.entryId} data-kind="refused" className="mx-auto max-w-[90%] rounded border border-warn px-3 py-1 text-center text-xs">
+        <span className="font-semibold">Hand-over refused: </span>
+        {entry.text}
+      </li>
+    );
+  }
   if (entry.kind === 'meta' || entry.role === 'system') {
     return (
       <Meta data-entry-id={entry.entryId} data-kind="meta">
@@ -25,12 +44,19 @@ export const EntryItem = memo(function EntryItem({ entry, nameOf }: { entry: Tra
     );
   }
   const mine = entry.role === 'user';
-  const who = mine ? (entry.agentId ? `You to ${nameOf(entry.agentId)}` : 'You') : nameOf(entry.agentId);
+  const who = mine ? (entry.agentId ? `You to ${nameOf(entry.agentId)}` : 'You') : `${nameOf(entry.agentId)}${subAgent ? ' (sub-agent)' : ''}`;
+  const resumed = continuing ? `continuing with ${continuing.childAgentId ? `${nameOf(continuing.childAgentId)}'s` : 'a sub-agent\'s'} result` : null;
   return (
-    <li data-entry-id={entry.entryId} data-kind={mine ? 'user' : 'reply'} className={`flex ${mine ? 'justify-end' : 'justify-start'}`}>
+    <li
+      data-entry-id={entry.entryId}
+      data-kind={mine ? 'user' : 'reply'}
+      {...(resumed && { 'data-continuing': continuing?.childAgentId ?? '' })}
+      className={`flex ${mine ? 'justify-end' : 'justify-start'}`}
+    >
       <article className={`max-w-[85%] rounded-lg px-3 py-2 ${mine ? 'bg-accent text-accent-text' : 'border border-border bg-surface'}`}>
-        <header className={`mb-0.5 flex gap-2 text-xs ${mine ? '' : 'text-muted'}`}>
+        <header className={`mb-0.5 flex flex-wrap gap-x-2 text-xs ${mine ? '' : 'text-muted'}`}>
           <span className="font-semibold">{who}</span>
+          {resumed && <span>{resumed}</span>}
           <time dateTime={new Date(entry.timestampMs).toISOString()}>{time(entry.timestampMs)}</time>
         </header>
         <p className="text-sm break-words whitespace-pre-wrap">{entry.text}</p>

@@ -3,7 +3,7 @@
 import { useCallback, useMemo, useState } from 'react';
 import { Link } from 'wouter';
 import type { AgentRunStatus, Team } from '../../api/types.ts';
-import { anyoneRunning, hasEarlier, transcriptItems } from '../../features/chat/index.ts';
+import { anyoneRunning, groupDelegations, hasEarlier, transcriptItems } from '../../features/chat/index.ts';
 import { Composer } from './Composer.tsx';
 import { messageOf } from './messages.ts';
 import { Roster } from './Roster.tsx';
@@ -35,7 +35,11 @@ export function ChatView({ team, roster }: { team: Team; roster: RosterState }) 
     [namesKey],
   );
   const statusOf = (agentId: string): AgentRunStatus => state.statuses[agentId] ?? asRunStatus(speakers.find((s) => s.id === agentId)?.storedStatus);
-  const items = useMemo(() => transcriptItems(state), [state]);
+  // Sub-agent work nests under its hand-over (issue 23).
+  const view = useMemo(
+    () => groupDelegations(transcriptItems(state), { live: state.live, statuses: state.statuses, stoppedChildKeys: state.stoppedChildKeys }),
+    [state],
+  );
   const target = speakers.find((s) => s.id === targetId) ?? null;
   const working = speakers.filter((s) => state.statuses[s.id] === 'running').map((s) => s.name);
 
@@ -67,7 +71,8 @@ export function ChatView({ team, roster }: { team: Team; roster: RosterState }) 
         )}
         <Transcript
           state={state}
-          items={items}
+          items={view.items}
+          live={view.live}
           nameOf={nameOf}
           earlier={{ has: hasEarlier(state), busy: earlier.busy, error: earlier.error, load: earlier.load }}
           onRetry={retry}

@@ -2,18 +2,22 @@
 // earlier ones; it follows new content only while the reader is near the
 // bottom, else it offers "Jump to latest (n new)". Live bubbles (runs in
 // flight) sit under the log, outside its live region: their text changes many
-// times a second and is not announced piece by piece.
+// times a second and is not announced piece by piece. A sub-agent's work
+// sits under the hand-over that started it (Handover.tsx), its live text too.
 import { useLayoutEffect, useRef, useState } from 'react';
-import type { ChatState, TranscriptItem } from '../../features/chat/index.ts';
+import type { ChatItem, ChatState, LiveBubble } from '../../features/chat/index.ts';
 import { Empty } from '../../components/states.tsx';
-import { EntryItem, LiveItem, NoticeItem, PendingItem } from './Bubbles.tsx';
+import { LiveItem } from './Bubbles.tsx';
+import { ItemView, type ItemActions } from './Handover.tsx';
 
 /** Within this many pixels of the bottom counts as "at the bottom". */
 const NEAR_BOTTOM_PX = 64;
 
 export interface TranscriptProps {
   state: ChatState;
-  items: readonly TranscriptItem[];
+  items: readonly ChatItem[];
+  /** Live bubbles not nested under a hand-over. */
+  live: readonly LiveBubble[];
   nameOf: (agentId: string | null) => string;
   earlier: { has: boolean; busy: boolean; error: string | null; load: () => Promise<void> };
   onRetry: (entryId: string) => void;
@@ -24,13 +28,12 @@ export interface TranscriptProps {
   waiting: boolean;
 }
 
-export function Transcript({ state, items, nameOf, earlier, onRetry, onDiscard, followSignal, waiting }: TranscriptProps) {
+export function Transcript({ state, items, live, nameOf, earlier, onRetry, onDiscard, followSignal, waiting }: TranscriptProps) {
   const ref = useRef<HTMLDivElement>(null);
   const atBottom = useRef(true);
   /** The received count when the reader scrolled away from the bottom (null: at the bottom). */
   const [awayAt, setAwayAt] = useState<number | null>(null);
   const restore = useRef<{ height: number; top: number } | null>(null);
-  const live = Object.values(state.live);
 
   const onScroll = () => {
     const el = ref.current;
@@ -69,6 +72,7 @@ export function Transcript({ state, items, nameOf, earlier, onRetry, onDiscard, 
     void earlier.load();
   };
   const fresh = awayAt === null ? 0 : state.received - awayAt;
+  const actions: ItemActions = { nameOf, onRetry, onDiscard };
 
   return (
     <div className="relative flex min-h-0 flex-1 flex-col">
@@ -94,15 +98,9 @@ export function Transcript({ state, items, nameOf, earlier, onRetry, onDiscard, 
         ) : null}
         <div role="log" aria-label="Conversation">
           <ol className="flex flex-col gap-2">
-            {items.map((it) =>
-              it.type === 'entry' ? (
-                <EntryItem key={it.key} entry={it.entry} nameOf={nameOf} />
-              ) : it.type === 'notice' ? (
-                <NoticeItem key={it.key} notice={it.notice} name={nameOf(it.notice.agentId)} />
-              ) : (
-                <PendingItem key={it.key} pending={it.pending} onRetry={() => onRetry(it.pending.entryId)} onDiscard={() => onDiscard(it.pending.entryId)} />
-              ),
-            )}
+            {items.map((it) => (
+              <ItemView key={it.key} item={it} actions={actions} />
+            ))}
           </ol>
         </div>
         {live.length > 0 && (
