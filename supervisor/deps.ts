@@ -30,6 +30,7 @@ import type { JobPool } from './services/pool.ts';
 import type { SettingsService } from './services/settings-service.ts';
 import type { StreamHub } from './services/stream-hub.ts';
 import type { TeamChatService } from './services/team-chat-service.ts';
+import type { WorkboardService } from './services/workboard-service.ts';
 
 export interface AppDeps {
   config: Config;
@@ -71,4 +72,6 @@ export interface AppDeps {
   mcp: McpHost;
   /** Team chat: ingest, stop, exchanges (the team-chat worker), the stream's reads and tier-2 frames. */
   teamChat: TeamChatService;
+  /** The gateway's Workboard cards (a cache on the gateway link; `enabled: false` without the plugin). */
+  workboard: WorkboardService;
 }

@@ -43,6 +43,7 @@ import { createSettingsService } from './services/settings-service.ts';
 import { StreamHub } from './services/stream-hub.ts';
 import { Supervisor, workerEntry, type Service } from './services/supervision.ts';
 import { createTeamChatService } from './services/team-chat-service.ts';
+import { createWorkboardService } from './services/workboard-service.ts';
 import { TeamFrames } from './http/team-frames.ts';
 
 export const CHAT_BATCH = 500;
@@ -210,6 +211,7 @@ export function createRuntime(config: Config, logger: Logger, opts: RuntimeOptio
     broker,
     agentTokens: createAgentTokenStore(db),
     teamChat,
+    workboard: createWorkboardService({ connection: gatewayLink.connection, domain, logger }),
   };
   const deps: AppDeps = { ...base, mcp: createMcpHost(base) };
   if (!opts.mcpProbes) mcpProbes = () => deps.mcp.probes();

@@ -14,6 +14,7 @@ import { createStaticUi } from './plugins/static-ui.ts';
 import { agentsRoutes } from './routes/agents.ts';
 import { gatewayAgentsRoutes } from './routes/gateway-agents.ts';
 import { boardRoutes } from './routes/board.ts';
+import { workboardRoutes } from './routes/workboard.ts';
 import { healthRoutes } from './routes/health.ts';
 import { leadRoutes } from './routes/lead.ts';
 import { obsIngestRoutes } from './routes/obs-ingest.ts';
@@ -148,6 +149,7 @@ export function buildApp(deps: AppDeps, opts: BuildAppOptions = {}): FastifyInst
   agentsRoutes(app, deps);
   gatewayAgentsRoutes(app, deps);
   boardRoutes(app, deps);
+  workboardRoutes(app, deps);
   leadRoutes(app, deps);
   fleetRoutes(app, deps);
   chatHistoryRoutes(app, deps);

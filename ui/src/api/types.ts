@@ -13,6 +13,8 @@ export type { Brief } from '../../../shared/lead/briefs.ts';
 export type { Agent } from '../../../shared/agents/types.ts';
 export type { Task, TaskComment, TaskStatus } from '../../../shared/board/types.ts';
 export type { TaskCreate, TaskPatch } from '../../../shared/board/schemas.ts';
+// The gateway's Workboard beside the board (issue 23 item 5).
+export type { WorkboardCard, WorkboardView } from '../../../shared/workboard/schemas.ts';
 // Team chat (brief C): transcript entries, run statuses, history pages, the global lead.
 export type { AgentRunStatus, TranscriptEntry } from '../../../shared/team-chat/schemas.ts';
 export type { HistoryPage } from '../../../shared/chat-history/history.ts';

@@ -1,7 +1,9 @@
 // `/teams/:id/board` (one team, live through its chat stream's board frames)
 // and `/board` (every team, polled every 5 s; react-query pauses the poll in
 // a hidden tab). Filters live in the URL query, so back and forward and a
-// reload keep them; the open task is `?task=<id>`.
+// reload keep them; the open task is `?task=<id>`. The gateway's Workboard
+// cards (issue 23 item 5) show in the columns beside the tasks, polled on
+// both pages (the team stream does not carry them); none without the plugin.
 import { useMemo, useState } from 'react';
 import { Link, useSearchParams } from 'wouter';
 import { Empty, ErrorState, Loading } from '../../components/states.tsx';
@@ -12,6 +14,9 @@ import { NewTaskDialog } from '../../features/board/NewTaskDialog.tsx';
 import { TaskDrawer } from '../../features/board/TaskDrawer.tsx';
 import { useBoard } from '../../features/board/useBoard.ts';
 import { useBoardStream } from '../../features/board/useBoardStream.ts';
+import { useWorkboard } from '../../features/board/useWorkboard.ts';
+import { filterCards } from '../../features/board/workboard-cards.ts';
+import { WorkboardCardDialog } from '../../features/board/WorkboardCard.tsx';
 import { useAgents } from '../../features/teams/useAgents.ts';
 import { useTeams } from '../../features/teams/useTeams.ts';
 
@@ -27,6 +32,8 @@ export default function BoardPage({ params }: { params: Record<string, string | 
 
   const board = useBoard(teamId, { refetchInterval: teamId === null ? ALL_TEAMS_POLL_MS : undefined });
   useBoardStream(teamId);
+  const workboard = useWorkboard(teamId, { refetchInterval: ALL_TEAMS_POLL_MS });
+  const [openCard, setOpenCard] = useState<string | null>(null);
   const agents = useAgents();
   const teams = useTeams({ includeArchived: true });
   const [creating, setCreating] = useState(false);
@@ -37,6 +44,9 @@ export default function BoardPage({ params }: { params: Record<string, string | 
   const team = teamId === null ? null : teams.data?.teams.find((t) => t.id === teamId);
   const all = board.data ?? [];
   const shown = filterTasks(all, filters);
+  const cards = workboard.data?.enabled ? workboard.data.cards : [];
+  const shownCards = filterCards(cards, filters);
+  const card = openCard === null ? null : (cards.find((c) => c.id === openCard) ?? null);
 
   const setFilters = (f: BoardFilters) => setSearch((p) => writeFilters(p, f));
   const open = (id: string) =>
@@ -95,21 +105,21 @@ export default function BoardPage({ params }: { params: Record<string, string | 
         <Loading what="board" />
       ) : board.error ? (
         <ErrorState error={board.error} retry={() => void board.refetch()} />
-      ) : all.length === 0 ? (
+      ) : all.length === 0 && cards.length === 0 ? (
         <Empty title="No tasks yet">
           <p>Tasks appear here when you or the agents create them.</p>
           <button type="button" className="btn btn-primary mt-3" onClick={() => setCreating(true)}>
             Create a task
           </button>
         </Empty>
-      ) : shown.length === 0 && hasFilters(filters) ? (
+      ) : shown.length === 0 && shownCards.length === 0 && hasFilters(filters) ? (
         <Empty title="No tasks match these filters">
           <button type="button" className="btn mt-1" onClick={() => setFilters({ ...NO_FILTERS })}>
             Clear filters
           </button>
         </Empty>
       ) : (
-        <BoardColumns tasks={shown} only={filters.status} agentNames={agents.names} onOpen={open} />
+        <BoardColumns tasks={shown} only={filters.status} agentNames={agents.names} onOpen={open} cards={shownCards} onOpenCard={setOpenCard} />
       )}
       <NewTaskDialog
         open={creating}
@@ -123,6 +133,12 @@ export default function BoardPage({ params }: { params: Record<string, string | 
           setCreating(false);
           setNotice(`Created ${t.title}.`);
         }}
+      />
+      <WorkboardCardDialog
+        card={card}
+        statuses={workboard.data?.statuses ?? []}
+        assigneeName={card?.agentId ? agents.names.get(card.agentId) : undefined}
+        onClose={() => setOpenCard(null)}
       />
       <TaskDrawer taskId={openTask} tasks={all} agentNames={agents.names} teamNames={teamNames} onOpen={open} onClose={close} />
     </section>
