@@ -10,4 +10,6 @@ export const TEAM_KEYS = {
   onboarding: (teamId: string) => `team-onboarding:${teamId}`,
   rules: (teamId: string) => `team-rules:${teamId}`,
   serverOrchestrated: (teamId: string) => `team-server-orchestrated:${teamId}`,
+  /** Issue 23: `true` lets a team's members spawn each other on the gateway (default off). */
+  subDelegation: (teamId: string) => `team-subdelegation:${teamId}`,
 } as const;

@@ -31,6 +31,7 @@ import type { SettingsService } from './services/settings-service.ts';
 import type { StreamHub } from './services/stream-hub.ts';
 import type { TeamChatService } from './services/team-chat-service.ts';
 import type { WorkboardService } from './services/workboard-service.ts';
+import type { DelegationSync } from '../shared/teams/delegation-sync.ts';
 
 export interface AppDeps {
   config: Config;
@@ -74,4 +75,6 @@ export interface AppDeps {
   teamChat: TeamChatService;
   /** The gateway's Workboard cards (a cache on the gateway link; `enabled: false` without the plugin). */
   workboard: WorkboardService;
+  /** Writes the rosters into the gateway config as `subagents.allowAgents`; routes that change a roster call `sync` after it. */
+  delegation: DelegationSync;
 }

@@ -44,6 +44,7 @@ import { StreamHub } from './services/stream-hub.ts';
 import { Supervisor, workerEntry, type Service } from './services/supervision.ts';
 import { createTeamChatService } from './services/team-chat-service.ts';
 import { createWorkboardService } from './services/workboard-service.ts';
+import { createDelegationSync } from '../shared/teams/delegation-sync.ts';
 import { TeamFrames } from './http/team-frames.ts';
 
 export const CHAT_BATCH = 500;
@@ -212,6 +213,7 @@ export function createRuntime(config: Config, logger: Logger, opts: RuntimeOptio
     agentTokens: createAgentTokenStore(db),
     teamChat,
     workboard: createWorkboardService({ connection: gatewayLink.connection, domain, logger }),
+    delegation: createDelegationSync({ domain, settings: settingsTable, stateDir: config.gatewayStateDir, log: logger, redact: (s) => redactor.text(s) }),
   };
   const deps: AppDeps = { ...base, mcp: createMcpHost(base) };
   if (!opts.mcpProbes) mcpProbes = () => deps.mcp.probes();

@@ -11,8 +11,16 @@ export const GATEWAY_AGENT_MESSAGES = {
   nameRequired: 'name is required (1 to 80 characters)',
 } as const;
 
-export const GatewayAgent = z.object({ id: z.string(), name: z.string() });
+// allowAgents (issue 23): who the agent may hand work to with sessions_spawn, from openclaw.json
+// (agents.list does not say); null when unset, absent when the config was not read.
+export const GatewayAgent = z.object({ id: z.string(), name: z.string(), allowAgents: z.array(z.string()).nullable().optional() });
 export type GatewayAgent = z.infer<typeof GatewayAgent>;
+
+/** The rows with each agent's `subagents.allowAgents` from the parsed openclaw.json (`allowed`: readAllowAgents). */
+export const withAllowAgents = (view: GatewayAgentsView, allowed: ReadonlyMap<string, string[] | null>): GatewayAgentsView => ({
+  ...view,
+  agents: view.agents.map((a) => ({ ...a, allowAgents: allowed.get(a.id) ?? null })),
+});
 
 /** GET /api/gateway/agents; `reachable: false` (and no agents) while svc has no gateway connection. */
 export const GatewayAgentsView = z.object({ agents: z.array(GatewayAgent), defaultId: z.string().nullable(), reachable: z.boolean() });

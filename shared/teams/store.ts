@@ -115,6 +115,7 @@ export function createTeamStore(db: Db, tx: Tx, settings: SettingsTable, now: ()
         settings.delete(TEAM_KEYS.onboarding(id));
         // Beyond the spec's two keys: the chat gate of a team that is gone.
         settings.delete(TEAM_KEYS.serverOrchestrated(id));
+        settings.delete(TEAM_KEYS.subDelegation(id));
         deleteStmt.run(id);
       });
     },

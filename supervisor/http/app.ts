@@ -28,6 +28,7 @@ import { execSettingsRoutes } from './routes/exec-settings.ts';
 import { execAllowlistRoutes } from './routes/exec-allowlist.ts';
 import { teamContextRoutes } from './routes/team-context.ts';
 import { teamsRoutes } from './routes/teams.ts';
+import { teamsDelegationRoutes } from './routes/teams-delegation.ts';
 import { teamChatRoutes } from './routes/team-chat.ts';
 import { teamChatRoomRoutes } from './routes/team-chat-room.ts';
 import { costRecordsRoutes } from './routes/costs.ts';
@@ -143,6 +144,7 @@ export function buildApp(deps: AppDeps, opts: BuildAppOptions = {}): FastifyInst
   execSettingsRoutes(app, deps);
   execAllowlistRoutes(app, deps);
   teamsRoutes(app, deps);
+  teamsDelegationRoutes(app, deps);
   teamContextRoutes(app, deps);
   teamChatRoutes(app, deps);
   teamChatRoomRoutes(app, deps);

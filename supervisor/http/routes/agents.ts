@@ -10,7 +10,10 @@ const AGENT_NOT_FOUND = 'agent not found';
 const ID_REQUIRED = 'agent id required';
 const BODY_REQUIRED = 'JSON object body required';
 
-export function agentsRoutes(app: FastifyInstance, { domain: { agents } }: AppDeps): void {
+export function agentsRoutes(app: FastifyInstance, deps: AppDeps): void {
+  const { agents } = deps.domain;
+  // Issue 23: a change to who is in a team (or on the gateway as whom) rewrites the gateway's allowAgents.
+  const { delegation } = deps;
   app.get('/api/agents', async (req) => {
     const q = parseOr400(AgentListQuerySchema, req.query);
     return { agents: agents.list({ teamId: q.teamId, runtime: q.runtime, includeArchived: q.includeArchived === 'true' }) };
@@ -28,11 +31,15 @@ export function agentsRoutes(app: FastifyInstance, { domain: { agents } }: AppDe
 
   app.patch<{ Params: { id?: string } }>('/api/agents/:id', { config: { badJsonMessage: BODY_REQUIRED } }, async (req) => {
     const id = requireParam(req.params.id, ID_REQUIRED);
-    return { agent: agents.update(id, parseOr400(AgentPatchSchema, objectBody(req.body, BODY_REQUIRED))) };
+    const patch = parseOr400(AgentPatchSchema, objectBody(req.body, BODY_REQUIRED));
+    const agent = agents.update(id, patch);
+    if (patch.teamId !== undefined || patch.gatewayId !== undefined || patch.isArchived !== undefined || patch.role !== undefined) delegation.sync('agent changed');
+    return { agent };
   });
 
-  app.delete<{ Params: { id?: string } }>('/api/agents/:id', async (req) => ({
-    ok: true,
-    deleted: agents.remove(requireParam(req.params.id, ID_REQUIRED)),
-  }));
+  app.delete<{ Params: { id?: string } }>('/api/agents/:id', async (req) => {
+    const deleted = agents.remove(requireParam(req.params.id, ID_REQUIRED));
+    if (deleted) delegation.sync('agent deleted');
+    return { ok: true, deleted };
+  });
 }

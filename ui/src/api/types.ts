@@ -5,6 +5,7 @@
 export type { SystemStatus } from '../../../shared/channels/gateway-host.ts';
 export type { Team, Assignment, TeamList } from '../../../shared/teams/types.ts';
 export type { OrchestrationView } from '../../../shared/teams/schemas.ts';
+export type { DelegationView } from '../../../shared/teams/delegation-sync.ts';
 export type { GatewayAgent, GatewayAgentsView } from '../../../shared/gateway/agents-directory.ts';
 export type { TeamCreate, TeamPatch } from '../../../shared/teams/schemas.ts';
 export type { Onboarding } from '../../../shared/teams/onboarding.ts';

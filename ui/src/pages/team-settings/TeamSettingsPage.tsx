@@ -4,6 +4,7 @@ import { Link } from 'wouter';
 import { ErrorState, Loading } from '../../components/states.tsx';
 import { useTeam } from '../../features/teams/useTeams.ts';
 import { IntroSection } from './IntroSection.tsx';
+import { DelegationSection } from './DelegationSection.tsx';
 import { LeadBriefSection } from './LeadBriefSection.tsx';
 import { MembersSection } from './MembersSection.tsx';
 import { OrchestrationSection } from './OrchestrationSection.tsx';
@@ -54,6 +55,7 @@ export default function TeamSettingsPage({ params }: { params: Record<string, st
           <LeadBriefSection teamId={team.id} />
           <IntroSection teamId={team.id} />
           <OrchestrationSection teamId={team.id} />
+          <DelegationSection teamId={team.id} />
         </>
       )}
     </section>

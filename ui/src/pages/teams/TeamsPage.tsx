@@ -2,11 +2,12 @@
 // unarchive, delete. Archived teams show behind a toggle kept in the URL
 // (`?archived=1`), so a reload or a shared link keeps it.
 import { useRef, useState } from 'react';
-import { Link, useSearchParams } from 'wouter';
+import { Link, useLocation, useSearchParams } from 'wouter';
 import type { Team } from '../../api/types.ts';
 import { Empty, ErrorState, Loading } from '../../components/states.tsx';
 import { CreateTeamDialog } from '../../features/teams/CreateTeamDialog.tsx';
 import { DeleteTeamDialog } from '../../features/teams/DeleteTeamDialog.tsx';
+import { ImportTeamDialog } from '../../features/teams/ImportTeamDialog.tsx';
 import { RenameTeamDialog } from '../../features/teams/RenameTeamDialog.tsx';
 import { TeamRow } from '../../features/teams/TeamRow.tsx';
 import { useTeamMutations } from '../../features/teams/useTeamMutations.ts';
@@ -18,6 +19,8 @@ export default function TeamsPage() {
   const teams = useTeams({ includeArchived: showArchived });
   const { patch } = useTeamMutations();
   const [creating, setCreating] = useState(false);
+  const [importing, setImporting] = useState(false);
+  const [, navigate] = useLocation();
   const [renaming, setRenaming] = useState<Team | null>(null);
   const [deleting, setDeleting] = useState<Team | null>(null);
   const [notice, setNotice] = useState('');
@@ -62,6 +65,9 @@ export default function TeamsPage() {
           <input type="checkbox" checked={showArchived} onChange={(e) => toggleArchived(e.target.checked)} />
           Show archived
         </label>
+        <button type="button" className="btn" onClick={() => setImporting(true)}>
+          Import from gateway
+        </button>
         <button type="button" className="btn btn-primary" onClick={() => setCreating(true)}>
           New team
         </button>
@@ -112,6 +118,7 @@ export default function TeamsPage() {
           setNotice(`Created ${t.name}.`);
         }}
       />
+      <ImportTeamDialog open={importing} onClose={() => setImporting(false)} onImported={(t) => navigate(`/teams/${encodeURIComponent(t.id)}`)} />
       <RenameTeamDialog
         team={renaming}
         onClose={() => setRenaming(null)}

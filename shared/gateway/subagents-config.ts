@@ -1,0 +1,94 @@
+// Who each gateway agent may hand work to with `sessions_spawn`: the list
+// `agents.entries.<id>.subagents.allowAgents` in openclaw.json, which the
+// gateway enforces (RECIPE §11: an unlisted target is answered `forbidden`).
+// svc writes only that list, and only for agents that already have an entry:
+// an entry IS a gateway agent, so writing one for an id the gateway lacks
+// would create an agent. Other keys under `subagents` (delegationMode, ...)
+// and everywhere else are kept. The gateway hot-reloads every write, so an
+// edit that changes nothing is not written at all; a write copies the file
+// to `openclaw.json.svc-bak` first (the gateway's own `.bak` is its to rotate).
+import { readFileSync } from 'node:fs';
+import { isMissingFile, writeFileAtomic } from '../fs-safe.ts';
+import { ownValue } from '../object-keys.ts';
+import { gatewayPaths } from '../paths.ts';
+import { readGatewayConfig } from '../settings/gateway-files.ts';
+import { child, editGatewayConfig, getPath, isJsonObject, type ConfigLog, type JsonObject } from './config-file.ts';
+
+/** The file svc copies openclaw.json to before each of its allowAgents writes. */
+export const backupFileOf = (stateDir: string): string => `${gatewayPaths(stateDir).configFile}.svc-bak`;
+
+/** `agents.entries` when it is an object (the gateway's current schema), else null. */
+function entriesOf(config: unknown): JsonObject | null {
+  const entries = getPath(config, ['agents', 'entries']);
+  return isJsonObject(entries) ? entries : null;
+}
+
+/** An entry's allowAgents as a list of ids; null when unset or not a list of strings. */
+function allowAgentsOf(entry: unknown): string[] | null {
+  const list = getPath(entry, ['subagents', 'allowAgents']);
+  return Array.isArray(list) && list.every((v) => typeof v === 'string') ? [...(list as string[])] : null;
+}
+
+/** Every gateway agent id the config has an entry for, with its allowAgents (null when unset). */
+export function readAllowAgents(config: unknown): Map<string, string[] | null> {
+  const out = new Map<string, string[] | null>();
+  const entries = entriesOf(config);
+  if (!entries) return out;
+  for (const id of Object.keys(entries)) out.set(id, allowAgentsOf(ownValue(entries, id)));
+  return out;
+}
+
+const sameSet = (a: readonly string[] | null, b: readonly string[]): boolean =>
+  a !== null && a.length === b.length && b.every((id) => a.includes(id));
+
+/** The entries whose allowAgents differ from `want` (as sets); ids without an entry are left out. */
+export function allowAgentsChanges(config: unknown, want: ReadonlyMap<string, readonly string[]>): Array<[string, string[]]> {
+  const current = readAllowAgents(config);
+  const out: Array<[string, string[]]> = [];
+  for (const [id, list] of want) {
+    if (!current.has(id)) continue;
+    if (!sameSet(current.get(id) ?? null, list)) out.push([id, [...list]]);
+  }
+  return out;
+}
+
+export type SubagentsWrite =
+  | { kind: 'no-config' }
+  | { kind: 'corrupt' }
+  | { kind: 'unchanged' }
+  | { kind: 'written'; agents: string[] };
+
+/** Thrown inside the locked edit to leave the file untouched (another writer got there first). */
+class NothingToWrite extends Error {}
+
+/**
+ * Makes the config's allowAgents match `want` (gateway id -> ids it may
+ * spawn) for every id that has an entry. No file: nothing written. A file that
+ * does not parse: nothing written either (replacing it would lose the user's
+ * agents); the caller reports it.
+ */
+export function writeAllowAgents(stateDir: string, want: ReadonlyMap<string, readonly string[]>, log: ConfigLog): SubagentsWrite {
+  const read = readGatewayConfig(stateDir);
+  if (read.corrupt) return { kind: 'corrupt' };
+  if (!read.config) return { kind: 'no-config' };
+  if (allowAgentsChanges(read.config, want).length === 0) return { kind: 'unchanged' };
+  const file = gatewayPaths(stateDir).configFile;
+  try {
+    const agents = editGatewayConfig(stateDir, log, (config) => {
+      // Re-read under the lock: the decision above was made without it.
+      const changes = allowAgentsChanges(config, want);
+      if (changes.length === 0) throw new NothingToWrite();
+      writeFileAtomic(backupFileOf(stateDir), readFileSync(file, 'utf8'));
+      const entries = entriesOf(config) as JsonObject;
+      for (const [id, list] of changes) child(child(entries, id), 'subagents').allowAgents = list;
+      return changes.map(([id]) => id);
+    });
+    log.info({ agents }, 'gateway subagents.allowAgents written from svc teams');
+    return { kind: 'written', agents };
+  } catch (err) {
+    if (err instanceof NothingToWrite) return { kind: 'unchanged' };
+    // The file went away between the read and the lock: there is nothing to keep in step.
+    if (isMissingFile(err)) return { kind: 'no-config' };
+    throw err;
+  }
+}
