@@ -7,6 +7,7 @@
 // own approval. A sticky allow_always is held by an agent identity that a
 // minted agent token vouched for (agent_token_id), and only such a caller
 // can use one.
+import { createDecisionHistory } from '../approvals/history.ts';
 import type { Db } from '../db/open.ts';
 import { uuidv7 } from '../ids.ts';
 import { noOperators, OperatorRequiredError, type OperatorCheck } from './operator.ts';
@@ -77,6 +78,16 @@ export function createApprovalStore(db: Db, isOperator: OperatorCheck = noOperat
   const expireNow = db.prepare(`UPDATE tool_approvals SET expires_at = MIN(expires_at, @now) WHERE id = @id AND status = 'pending'`);
 
   const get = (id: string) => (byId.get(id) as ToolApproval | undefined) ?? null;
+  // A resolution and its history row (GET /api/approvals) commit together: the history never misses one.
+  const history = createDecisionHistory(db);
+  const resolveTx = db.transaction((id: string, decision: ApprovalDecision, now: number) => {
+    const changed = update.run({ id, status: decision, now }).changes === 1;
+    const approval = get(id);
+    if (changed && approval) {
+      history.record({ agentId: approval.agentId, toolName: approval.toolName, action: decision, approvalId: id, reason: approval.reason }, now);
+    }
+    return approval ? { approval, changed } : null;
+  });
 
   return {
     open(input, now) {
@@ -100,9 +111,8 @@ export function createApprovalStore(db: Db, isOperator: OperatorCheck = noOperat
     listPending: (now) => pending.all(now) as ToolApproval[],
     resolve(by, id, decision, now) {
       if (!isOperator(by)) throw new OperatorRequiredError();
-      const changed = update.run({ id, status: decision, now }).changes === 1;
-      const approval = get(id);
-      return approval ? { approval, changed } : null;
+      // IMMEDIATE: the write lock is taken at BEGIN (shared/db/tx.ts says why).
+      return resolveTx.immediate(id, decision, now);
     },
     hasStickyAllow: (key, { agentId, agentTokenId }) => agentId !== null && agentTokenId !== null && sticky.get(key, agentId) !== undefined,
     withdraw(id, now) {

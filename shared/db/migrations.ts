@@ -16,6 +16,7 @@ import { migration0010 } from './migrations/0010-agent-tokens.ts';
 import { migration0011 } from './migrations/0011-ingest-idempotency.ts';
 import { migration0012 } from './migrations/0012-executions.ts';
 import { migration0013 } from './migrations/0013-execution-parents.ts';
+import { migration0014 } from './migrations/0014-approval-decisions.ts';
 
 // open.ts's Db, named here from the driver so open.ts (which migrates on open)
 // and this file do not import each other.
@@ -36,6 +37,7 @@ export const MIGRATIONS: readonly Migration[] = [
   migration0011,
   migration0012,
   migration0013,
+  migration0014,
 ];
 
 export const LATEST_VERSION = MIGRATIONS.reduce((m, x) => Math.max(m, x.version), 0);

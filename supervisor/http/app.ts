@@ -38,6 +38,7 @@ import { graphLayoutRoutes } from './routes/graph-layout.ts';
 import { personalityRoutes } from './routes/personality.ts';
 import { skillsRoutes } from './routes/skills.ts';
 import { governanceRoutes } from './routes/governance.ts';
+import { approvalsHistoryRoutes } from './routes/approvals-history.ts';
 import { catalogRoutes } from './routes/catalog.ts';
 import { toolsRoutes } from './routes/tools.ts';
 import { MCP_SERVER_ROUTE, mcpRoutes } from './routes/mcp.ts';
@@ -159,6 +160,7 @@ export function buildApp(deps: AppDeps, opts: BuildAppOptions = {}): FastifyInst
   personalityRoutes(app, deps);
   skillsRoutes(app, deps);
   governanceRoutes(app, deps);
+  approvalsHistoryRoutes(app, deps);
   catalogRoutes(app, deps);
   toolsRoutes(app, deps);
   mcpRoutes(app, deps);
