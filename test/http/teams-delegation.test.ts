@@ -118,6 +118,21 @@ void test('Delegation (issue 23, item 1): an archived team grants nothing', asyn
   assert.deepEqual(allowOf(stateDir, 'lead'), []);
 });
 
+void test('Delegation (issue 23, item 1): a team without a leader follows the global lead: changing it rewrites the lists', async (t) => {
+  const { app, config } = await buildTestApp(t);
+  const stateDir = config.gatewayStateDir;
+  mkdirSync(stateDir, { recursive: true });
+  writeFileSync(configFile(stateDir), JSON.stringify(PRESET));
+  for (const id of ['lead', 'a', 'b']) await ok(app, 'POST', '/api/agents', { id, name: id.toUpperCase() });
+  const { team } = (await ok(app, 'POST', '/api/teams', { name: 'Leaderless', icon: '🧭', color: '#2f6fde' })) as { team: { id: string } };
+  await ok(app, 'POST', `/api/teams/${team.id}/agents`, { agentId: 'a' });
+  await ok(app, 'POST', '/api/lead/override', { agentId: 'b' });
+  assert.deepEqual(allowOf(stateDir, 'b'), ['a'], 'the global lead leads the team');
+  await ok(app, 'POST', '/api/lead/override', { agentId: 'lead' });
+  assert.deepEqual(allowOf(stateDir, 'lead'), ['a'], 'the new global lead may hand work to the team');
+  assert.deepEqual(allowOf(stateDir, 'b'), [], 'the former one no longer may');
+});
+
 void test('Delegation (issue 23, item 1): no gateway config -> nothing written, no error; a corrupt one is left alone and reported', async (t) => {
   const { app, config, logs } = await buildTestApp(t);
   const stateDir = config.gatewayStateDir;
