@@ -15,7 +15,8 @@ import { uuidv7 } from '../ids.ts';
 import type { TeamChatContext } from './context.ts';
 import { isAnnounceRunId } from './spawn-keys.ts';
 import type { RosterAgent } from './target.ts';
-import { HISTORY_LIMIT, usageOfRun, type RunUsage } from './usage.ts';
+import { readRunUsage, recordCompletion } from './completion.ts';
+import type { RunUsage } from './usage.ts';
 
 export interface RunSpec {
   teamId: string;
@@ -157,7 +158,7 @@ async function drive(ctx: TeamChatContext, h: RunHandle): Promise<RunOutcome> {
     if (h.stopped) return cancelled(ctx, h);
     if (turn.state === 'final') {
       h.text = turn.text;
-      return complete(ctx, h, await usageOf(ctx, h, turn.runId));
+      return complete(ctx, h, await readRunUsage(ctx, h.spec.gatewaySessionKey, turn.runId));
     }
     return fail(ctx, h, turn.state === 'aborted' ? 'the run was aborted at the gateway' : (turn.errorMessage ?? 'run failed'));
   }
@@ -209,17 +210,6 @@ export function abortQuietly(ctx: TeamChatContext, h: Pick<RunHandle, 'runId' | 
   );
 }
 
-async function usageOf(ctx: TeamChatContext, h: RunHandle, runId: string): Promise<RunUsage> {
-  try {
-    const history = await ctx.gateway.request('chat.history', { sessionKey: h.spec.gatewaySessionKey, limit: HISTORY_LIMIT }, { timeoutMs: 10_000, waitMs: 0 });
-    return usageOfRun(history, runId);
-  } catch (err) {
-    // The reply is in hand; a usage read that fails records zero tokens rather than losing the reply.
-    ctx.logger.warn({ err: messageOf(err), runId }, 'team chat: chat.history for usage failed; cost recorded as zero');
-    return { inputTokens: 0, outputTokens: 0, model: null };
-  }
-}
-
 function complete(ctx: TeamChatContext, h: RunHandle, usage: RunUsage): RunOutcome {
   const { spec } = h;
   const runId = h.runId as string;
@@ -227,31 +217,17 @@ function complete(ctx: TeamChatContext, h: RunHandle, usage: RunUsage): RunOutco
     if (spec.transcript && h.text !== '') {
       ctx.entries.reply({ teamId: spec.teamId, agentId: spec.agent.id, sessionKey: spec.sessionKey, text: h.text, runId, trigger: spec.trigger, taskId: spec.taskId });
     }
-    const cost = ctx.costs.record({
-      agentId: spec.agent.id,
+    recordCompletion(ctx, {
+      executionId: h.executionId,
       teamId: spec.teamId,
+      agentId: spec.agent.id,
       runId,
       sessionKey: spec.sessionKey,
-      model: usage.model,
-      inputTokens: usage.inputTokens,
-      outputTokens: usage.outputTokens,
+      trigger: spec.trigger,
+      usage,
+      base: runEventBase(spec, h.spanId),
+      setIdle: true,
     });
-    const base = runEventBase(spec, h.spanId);
-    const usageData = { executionId: h.executionId, runId, model: usage.model, inputTokens: usage.inputTokens, outputTokens: usage.outputTokens, usd: cost.costUsd };
-    ctx.eventLog.append({ kind: 'cost', ...base, data: usageData });
-    // A stop that raced the final already closed the row (and wrote its end event).
-    const ended = ctx.executions.finish(h.executionId, {
-      status: 'completed',
-      endedAt: ctx.now(),
-      model: usage.model,
-      inputTokens: usage.inputTokens,
-      outputTokens: usage.outputTokens,
-      costUsd: cost.costUsd,
-    });
-    if (ended) {
-      ctx.eventLog.append({ kind: 'execution_completed', ...base, data: { ...usageData, status: 'completed', trigger: spec.trigger } });
-      ctx.domain.agents.setStatus(spec.agent.id, 'idle');
-    }
   });
   if (!h.stopped) ctx.emit('status', { teamId: spec.teamId, agentId: spec.agent.id, status: 'idle' });
   return { state: 'final', text: h.text, error: null, runId };

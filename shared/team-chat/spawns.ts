@@ -27,7 +27,8 @@ import type { Execution } from './executions.ts';
 import { newTraceId } from './run.ts';
 import { announceSource, isAnnounceRunId, spawnArgsOf, spawnLabel, spawnResultOf, subagentKeyAgent, teamKeyParts, type SpawnArgs } from './spawn-keys.ts';
 import { loadRoster, addressable, sessionKeyOf, type RosterAgent } from './target.ts';
-import { HISTORY_LIMIT, usageOfRun, type RunUsage } from './usage.ts';
+import { readRunUsage, recordCompletion } from './completion.ts';
+import type { RunUsage } from './usage.ts';
 
 export const CONNECTION_LOST = 'the gateway connection was lost during the run';
 export const STOPPED_BY_USER = 'stopped by the user';
@@ -376,7 +377,7 @@ export function createSpawnTracker(ctx: TeamChatContext, deps: SpawnTrackerDeps)
       t.text = messageText(p.message) ?? t.text;
       const ended = t;
       end(ended);
-      void usageOf(ended).then(
+      void readRunUsage(ctx, ended.gatewaySessionKey, ended.runId).then(
         (usage) => complete(ended, usage),
         (err: unknown) => ctx.logger.error({ err, runId: ended.runId }, 'team chat: could not record a native delegation'),
       );
@@ -394,53 +395,30 @@ export function createSpawnTracker(ctx: TeamChatContext, deps: SpawnTrackerDeps)
     t.timer = null;
   }
 
-  async function usageOf(t: Tracked): Promise<RunUsage> {
-    try {
-      const history = await ctx.gateway.request('chat.history', { sessionKey: t.gatewaySessionKey, limit: HISTORY_LIMIT }, { timeoutMs: 10_000, waitMs: 0 });
-      return usageOfRun(history, t.runId);
-    } catch (err) {
-      // The reply is in hand; a usage read that fails records zero tokens rather than losing the reply.
-      ctx.logger.warn({ err: messageOf(err), runId: t.runId }, 'team chat: chat.history for a native delegation failed; cost recorded as zero');
-      return { inputTokens: 0, outputTokens: 0, model: null };
-    }
-  }
-
   const refsOf = (t: Tracked) => ({ parentRunId: t.parentRunId, parentSessionKey: t.parentSessionKey });
 
   function complete(t: Tracked, usage: RunUsage): void {
     if (ctx.closed()) return;
     ctx.tx.run(() => {
-      const cost = ctx.costs.record({
-        agentId: t.agent.id,
+      const { costUsd } = recordCompletion(ctx, {
+        executionId: t.executionId,
         teamId: t.teamId,
+        agentId: t.agent.id,
         runId: t.runId,
         sessionKey: t.sessionKey,
-        model: usage.model,
-        inputTokens: usage.inputTokens,
-        outputTokens: usage.outputTokens,
+        trigger: t.kind,
+        usage,
+        base: baseOf(t),
+        completedData: { parentExecutionId: t.parentExecutionId },
+        setIdle: t.known,
       });
       if (t.text !== '') {
-        ctx.entries.reply({ teamId: t.teamId, agentId: t.agent.id, sessionKey: t.sessionKey, text: t.text, runId: t.runId, trigger: t.kind, taskId: t.taskId, ...refsOf(t), costUsd: cost.costUsd });
-      }
-      const usageData = { executionId: t.executionId, runId: t.runId, model: usage.model, inputTokens: usage.inputTokens, outputTokens: usage.outputTokens, usd: cost.costUsd };
-      ctx.eventLog.append({ kind: 'cost', ...baseOf(t), data: usageData });
-      const ended = ctx.executions.finish(t.executionId, {
-        status: 'completed',
-        endedAt: ctx.now(),
-        model: usage.model,
-        inputTokens: usage.inputTokens,
-        outputTokens: usage.outputTokens,
-        costUsd: cost.costUsd,
-      });
-      if (ended) {
-        ctx.eventLog.append({ kind: 'execution_completed', ...baseOf(t), data: { ...usageData, status: 'completed', trigger: t.kind, parentExecutionId: t.parentExecutionId } });
-        if (t.known) domain.agents.setStatus(t.agent.id, 'idle');
+        ctx.entries.reply({ teamId: t.teamId, agentId: t.agent.id, sessionKey: t.sessionKey, text: t.text, runId: t.runId, trigger: t.kind, taskId: t.taskId, ...refsOf(t), costUsd });
       }
     });
     ctx.emit('status', { teamId: t.teamId, agentId: t.agent.id, status: 'idle' });
   }
 
-  /** Ends a run that failed (`error`) or was aborted at the gateway (`cancelled`): what streamed is kept, a note says why. */
   /** Ends a tracked run that did not finish: what streamed is kept, a note under its key, the row `status`. True when this ended the row. */
   function fail(t: Tracked, why: string, status: 'error' | 'cancelled'): boolean {
     if (runs.get(t.runId) !== t || ctx.closed()) return false;
