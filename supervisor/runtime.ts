@@ -213,7 +213,17 @@ export function createRuntime(config: Config, logger: Logger, opts: RuntimeOptio
     agentTokens: createAgentTokenStore(db),
     teamChat,
     workboard: createWorkboardService({ connection: gatewayLink.connection, domain, logger }),
-    delegation: createDelegationSync({ domain, settings: settingsTable, stateDir: config.gatewayStateDir, log: logger, redact: (s) => redactor.text(s) }),
+    delegation: createDelegationSync({
+      domain,
+      settings: settingsTable,
+      stateDir: config.gatewayStateDir,
+      log: logger,
+      redact: (s) => redactor.text(s),
+      gateway: {
+        connected: () => gatewayLink.status().state === 'connected',
+        patch: (raw) => gatewayLink.call('config.patch', { raw, note: 'svc: team rosters (subagents.allowAgents)' }, { timeoutMs: 15_000, waitMs: 0 }),
+      },
+    }),
   };
   const deps: AppDeps = { ...base, mcp: createMcpHost(base) };
   if (!opts.mcpProbes) mcpProbes = () => deps.mcp.probes();

@@ -58,6 +58,26 @@ export type SubagentsWrite =
   | { kind: 'unchanged' }
   | { kind: 'written'; agents: string[] };
 
+/** What a sync would change, read from the file without a lock (the gateway's own config.patch takes its lock). */
+export function pendingAllowAgents(stateDir: string, want: ReadonlyMap<string, readonly string[]>): { kind: 'no-config' | 'corrupt' } | { kind: 'changes'; changes: Array<[string, string[]]> } {
+  const read = readGatewayConfig(stateDir);
+  if (read.corrupt) return { kind: 'corrupt' };
+  if (!read.config) return { kind: 'no-config' };
+  return { kind: 'changes', changes: allowAgentsChanges(read.config, want) };
+}
+
+/** The changes as one JSON merge patch (RFC 7396: a list is replaced whole) for the gateway's `config.patch`. */
+export function allowAgentsPatch(changes: ReadonlyArray<readonly [string, readonly string[]]>): string {
+  const entries: Record<string, unknown> = {};
+  for (const [id, list] of changes) Object.defineProperty(entries, id, { value: { subagents: { allowAgents: [...list] } }, enumerable: true });
+  return JSON.stringify({ agents: { entries } });
+}
+
+/** Copies openclaw.json to the backup svc keeps before each of its writes. */
+export function backUpConfig(stateDir: string): void {
+  writeFileAtomic(backupFileOf(stateDir), readFileSync(gatewayPaths(stateDir).configFile, 'utf8'));
+}
+
 /** Thrown inside the locked edit to leave the file untouched (another writer got there first). */
 class NothingToWrite extends Error {}
 
@@ -72,13 +92,12 @@ export function writeAllowAgents(stateDir: string, want: ReadonlyMap<string, rea
   if (read.corrupt) return { kind: 'corrupt' };
   if (!read.config) return { kind: 'no-config' };
   if (allowAgentsChanges(read.config, want).length === 0) return { kind: 'unchanged' };
-  const file = gatewayPaths(stateDir).configFile;
   try {
     const agents = editGatewayConfig(stateDir, log, (config) => {
       // Re-read under the lock: the decision above was made without it.
       const changes = allowAgentsChanges(config, want);
       if (changes.length === 0) throw new NothingToWrite();
-      writeFileAtomic(backupFileOf(stateDir), readFileSync(file, 'utf8'));
+      backUpConfig(stateDir);
       const entries = entriesOf(config) as JsonObject;
       for (const [id, list] of changes) child(child(entries, id), 'subagents').allowAgents = list;
       return changes.map(([id]) => id);

@@ -8,7 +8,7 @@
 import type { SettingsTable } from '../db/settings-table.ts';
 import type { Domain } from '../domain.ts';
 import { messageOf } from '../errors.ts';
-import { writeAllowAgents } from '../gateway/subagents-config.ts';
+import { allowAgentsPatch, backUpConfig, pendingAllowAgents, writeAllowAgents, type SubagentsWrite } from '../gateway/subagents-config.ts';
 import type { ConfigLog } from '../gateway/config-file.ts';
 import { TEAM_KEYS } from '../setting-keys.ts';
 import { loadRoster, type TeamRoster } from '../team-chat/target.ts';
@@ -73,8 +73,8 @@ export interface DelegationView {
 }
 
 export interface DelegationSync {
-  /** Rewrites allowAgents from the roster; never throws (a failure is logged and kept in status()). */
-  sync(reason: string): DelegationSyncStatus;
+  /** Rewrites allowAgents from the roster; never rejects (a failure is logged and kept in status()). */
+  sync(reason: string): Promise<DelegationSyncStatus>;
   status(): DelegationSyncStatus;
 }
 
@@ -85,6 +85,14 @@ export interface DelegationSyncDeps {
   stateDir: string;
   log: ConfigLog & { error(fields: object, msg: string): void };
   redact: (s: string) => string;
+  /**
+   * The running gateway, when svc is connected to it. Its own `config.patch`
+   * applies the lists at once: a file written beside a running gateway was
+   * seen to go unnoticed by its watcher after the gateway had written the
+   * file itself (the preset CLI does), so the file is written only when
+   * the gateway is not connected or the patch fails.
+   */
+  gateway?: { connected(): boolean; patch(raw: string): Promise<unknown> };
   now?: () => number;
 }
 
@@ -92,13 +100,31 @@ export const SYNC_MESSAGES = {
   corrupt: 'openclaw.json is not valid JSON: svc did not write the delegation lists',
 } as const;
 
-export function createDelegationSync({ domain, settings, stateDir, log, redact, now = Date.now }: DelegationSyncDeps): DelegationSync {
+export function createDelegationSync({ domain, settings, stateDir, log, redact, gateway, now = Date.now }: DelegationSyncDeps): DelegationSync {
   let last: DelegationSyncStatus = { syncedAt: null, error: null };
+  /** Through the running gateway's own config.patch; null when it is not connected or the call failed (the file write follows). */
+  const viaGateway = async (want: Map<string, string[]>, reason: string): Promise<SubagentsWrite | null> => {
+    if (!gateway?.connected()) return null;
+    const pending = pendingAllowAgents(stateDir, want);
+    if (pending.kind !== 'changes') return pending;
+    if (pending.changes.length === 0) return { kind: 'unchanged' };
+    try {
+      backUpConfig(stateDir);
+      await gateway.patch(allowAgentsPatch(pending.changes));
+      const agents = pending.changes.map(([id]) => id);
+      log.info({ agents, reason }, 'gateway subagents.allowAgents patched from svc teams');
+      return { kind: 'written', agents };
+    } catch (err) {
+      log.warn({ reason, error: redact(messageOf(err)) }, 'config.patch of the delegation lists failed; writing the file instead');
+      return null;
+    }
+  };
   return {
-    sync(reason) {
+    async sync(reason) {
       try {
         const { known, teams } = loadDelegationInput(domain, settings);
-        const result = writeAllowAgents(stateDir, allowAgentsFor(known, teams), log);
+        const want = allowAgentsFor(known, teams);
+        const result = (await viaGateway(want, reason)) ?? writeAllowAgents(stateDir, want, log);
         if (result.kind === 'corrupt') {
           last = { syncedAt: last.syncedAt, error: SYNC_MESSAGES.corrupt };
           log.warn({ reason }, SYNC_MESSAGES.corrupt);

@@ -33,13 +33,13 @@ export function agentsRoutes(app: FastifyInstance, deps: AppDeps): void {
     const id = requireParam(req.params.id, ID_REQUIRED);
     const patch = parseOr400(AgentPatchSchema, objectBody(req.body, BODY_REQUIRED));
     const agent = agents.update(id, patch);
-    if (patch.teamId !== undefined || patch.gatewayId !== undefined || patch.isArchived !== undefined || patch.role !== undefined) delegation.sync('agent changed');
+    if (patch.teamId !== undefined || patch.gatewayId !== undefined || patch.isArchived !== undefined || patch.role !== undefined) await delegation.sync('agent changed');
     return { agent };
   });
 
   app.delete<{ Params: { id?: string } }>('/api/agents/:id', async (req) => {
     const deleted = agents.remove(requireParam(req.params.id, ID_REQUIRED));
-    if (deleted) delegation.sync('agent deleted');
+    if (deleted) await delegation.sync('agent deleted');
     return { ok: true, deleted };
   });
 }

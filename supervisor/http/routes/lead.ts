@@ -51,7 +51,7 @@ export function leadRoutes(app: FastifyInstance, { domain: { briefs, lead }, del
     if (agentId !== null && (typeof agentId !== 'string' || agentId.trim() === '')) throw badRequest(OVERRIDE_MESSAGES.agentId);
     const view = lead.setOverride(agentId);
     // The global lead is the effective lead of every team without a leader: their allow-lists follow it.
-    delegation.sync('global lead changed');
+    await delegation.sync('global lead changed');
     return view;
   });
 }

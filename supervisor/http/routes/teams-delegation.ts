@@ -2,7 +2,7 @@
 // holds for it (GET/PUT /api/teams/:id/delegation), and importing a team the
 // gateway made (GET /api/teams/import/candidates, POST /api/teams/import).
 // The rule and the write are in shared/teams/delegation-sync.ts; the routes
-// that change a roster call `deps.delegation.sync(...)` after it.
+// that change a roster call `await deps.delegation.sync(...)` after it.
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { isUnreachable } from '../../../shared/exec/gateway-policy.ts';
@@ -52,7 +52,7 @@ export function teamsDelegationRoutes(app: FastifyInstance, deps: AppDeps): void
     const { subDelegation } = parseOr400(DelegationBody, objectBody(req.body, SUBDELEGATION_REQUIRED), SUBDELEGATION_REQUIRED);
     const teamId = existingTeam(req.params.id);
     settingsTable.set(TEAM_KEYS.subDelegation(teamId), subDelegation ? 'true' : 'false');
-    sync.sync('sub-delegation switched');
+    await sync.sync('sub-delegation switched');
     return view(teamId);
   });
 
@@ -67,7 +67,7 @@ export function teamsDelegationRoutes(app: FastifyInstance, deps: AppDeps): void
     const imported = await importPreset({ domain, tx, call, configured: configured(), stateDir: config.gatewayStateDir }, coordinatorId).catch(
       (err: unknown) => Promise.reject(err instanceof DomainError ? err : failed(err)),
     );
-    sync.sync('team imported');
+    await sync.sync('team imported');
     return reply.code(201).send(imported);
   });
 }

@@ -40,13 +40,13 @@ export function teamsRoutes(app: FastifyInstance, deps: AppDeps): void {
     const id = requireParam(req.params.id, M.idRequired);
     const patch = parseOr400(TeamPatchSchema, objectBody(req.body, M.invalidJson));
     const team = teams.update(id, patch);
-    if (patch.leaderAgentId !== undefined || patch.isArchived !== undefined) delegation.sync('team leader or archive changed');
+    if (patch.leaderAgentId !== undefined || patch.isArchived !== undefined) await delegation.sync('team leader or archive changed');
     return { team };
   });
 
   app.delete<{ Params: IdParams }>('/api/teams/:id', async (req) => {
     teams.remove(requireParam(req.params.id, M.idRequired));
-    delegation.sync('team deleted');
+    await delegation.sync('team deleted');
     return { ok: true };
   });
 
@@ -54,14 +54,14 @@ export function teamsRoutes(app: FastifyInstance, deps: AppDeps): void {
     const teamId = requireParam(req.params.id, M.idRequired);
     const { agentId, agentName } = parseOr400(AssignSchema, req.body, M.agentIdRequired);
     agents.assignToTeam(agentId, teamId, agentName);
-    delegation.sync('member added');
+    await delegation.sync('member added');
     return { ok: true };
   });
 
   // The spec: the :id segment is not part of the predicate.
   app.delete<{ Params: IdParams }>('/api/teams/:id/agents/:agentId', async (req) => {
     agents.unassign(requireParam(req.params.agentId, M.agentIdRequiredPath));
-    delegation.sync('member removed');
+    await delegation.sync('member removed');
     return { ok: true };
   });
 

@@ -57,6 +57,15 @@ async function call(base: string, method: string, path: string, body?: unknown):
   return { status: res.status, json: (await res.json()) as Json };
 }
 
+/** The gateway's own log lines about config reloads (why a rewritten list did or did not take). */
+function reloadLines(stateDir: string): string {
+  try {
+    return readFileSync(join(stateDir, 'openclaw-file.log'), 'utf8').split('\n').filter((l) => /reload|config/i.test(l)).slice(-30).join('\n');
+  } catch (err) {
+    return `(no gateway log: ${String(err)})`;
+  }
+}
+
 const coordinatorSubagents = (stateDir: string): Json => {
   const config = JSON.parse(readFileSync(join(stateDir, 'openclaw.json'), 'utf8')) as { agents: { entries: Record<string, Json> } };
   return config.agents.entries.coordinator?.subagents as Json;
@@ -115,7 +124,7 @@ void test('Delegation (issue 23, item 1): a team made with `openclaw agents team
     seen.push(`${turn.state}: ${turn.text.slice(0, 300)}`);
     return turn.state === 'final' && /forbidden/.test(turn.text) ? turn : null;
   }, { what: 'the gateway to refuse a spawn to the removed writer', timeoutMs: 120_000, intervalMs: 500 }).catch((err: Error) => {
-    throw new Error(`${err.message}; turns seen: ${seen.slice(-3).join(' | ')}`);
+    throw new Error(`${err.message}; turns seen: ${seen.slice(-3).join(' | ')}; the file now: ${JSON.stringify(coordinatorSubagents(g.stateDir))}; the gateway's config reloads:\n${reloadLines(g.stateDir)}`);
   });
   assert.match(refused.text, /allowed: [^)]*researcher/);
   assert.doesNotMatch(refused.text, /allowed: [^)]*writer/);
