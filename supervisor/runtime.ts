@@ -221,7 +221,7 @@ export function createRuntime(config: Config, logger: Logger, opts: RuntimeOptio
       redact: (s) => redactor.text(s),
       gateway: {
         connected: () => gatewayLink.status().state === 'connected',
-        patch: (raw) => gatewayLink.call('config.patch', { raw, note: 'svc: team rosters (subagents.allowAgents)' }, { timeoutMs: 15_000, waitMs: 0 }),
+        call: (method, params) => gatewayLink.call(method, params, { timeoutMs: 15_000, waitMs: 0 }),
       },
     }),
   };

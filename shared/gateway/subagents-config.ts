@@ -66,11 +66,40 @@ export function pendingAllowAgents(stateDir: string, want: ReadonlyMap<string, r
   return { kind: 'changes', changes: allowAgentsChanges(read.config, want) };
 }
 
-/** The changes as one JSON merge patch (RFC 7396: a list is replaced whole) for the gateway's `config.patch`. */
-export function allowAgentsPatch(changes: ReadonlyArray<readonly [string, readonly string[]]>): string {
+/**
+ * The changes as the gateway's `config.patch` takes them: one JSON merge
+ * patch, and `replacePaths` naming each list, without which the gateway
+ * refuses a patch that removes ids from a list ("would remove entries from
+ * array path(s)").
+ */
+export function allowAgentsPatch(changes: ReadonlyArray<readonly [string, readonly string[]]>): { raw: string; replacePaths: string[] } {
   const entries: Record<string, unknown> = {};
   for (const [id, list] of changes) Object.defineProperty(entries, id, { value: { subagents: { allowAgents: [...list] } }, enumerable: true });
-  return JSON.stringify({ agents: { entries } });
+  return { raw: JSON.stringify({ agents: { entries } }), replacePaths: changes.map(([id]) => `agents.entries.${id}.subagents.allowAgents`) };
+}
+
+/** A request to the running gateway (svc's gateway link). */
+export type GatewayCall = (method: string, params: unknown) => Promise<unknown>;
+
+const CHANGED_SINCE_LOAD = /config changed since last load/;
+
+/**
+ * Applies the lists through the gateway's own `config.patch`, which takes
+ * the hash of the config it patches (`config.get`): a list the patch
+ * shortens is refused without it. A config changed between the two calls
+ * is read again once.
+ */
+export async function patchThroughGateway(call: GatewayCall, patch: { raw: string; replacePaths: string[] }): Promise<void> {
+  for (let attempt = 0; ; attempt++) {
+    const snapshot = (await call('config.get', {})) as { hash?: unknown } | null;
+    const baseHash = typeof snapshot?.hash === 'string' ? snapshot.hash : undefined;
+    try {
+      await call('config.patch', { ...patch, ...(baseHash ? { baseHash } : {}), note: 'svc: team rosters (subagents.allowAgents)' });
+      return;
+    } catch (err) {
+      if (attempt > 0 || !(err instanceof Error) || !CHANGED_SINCE_LOAD.test(err.message)) throw err;
+    }
+  }
 }
 
 /** Copies openclaw.json to the backup svc keeps before each of its writes. */

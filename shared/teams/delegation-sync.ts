@@ -8,7 +8,7 @@
 import type { SettingsTable } from '../db/settings-table.ts';
 import type { Domain } from '../domain.ts';
 import { messageOf } from '../errors.ts';
-import { allowAgentsPatch, backUpConfig, pendingAllowAgents, writeAllowAgents, type SubagentsWrite } from '../gateway/subagents-config.ts';
+import { allowAgentsPatch, backUpConfig, patchThroughGateway, pendingAllowAgents, writeAllowAgents, type GatewayCall, type SubagentsWrite } from '../gateway/subagents-config.ts';
 import type { ConfigLog } from '../gateway/config-file.ts';
 import { TEAM_KEYS } from '../setting-keys.ts';
 import { loadRoster, type TeamRoster } from '../team-chat/target.ts';
@@ -92,7 +92,7 @@ export interface DelegationSyncDeps {
    * file itself (the preset CLI does), so the file is written only when
    * the gateway is not connected or the patch fails.
    */
-  gateway?: { connected(): boolean; patch(raw: string): Promise<unknown> };
+  gateway?: { connected(): boolean; call: GatewayCall };
   now?: () => number;
 }
 
@@ -108,9 +108,11 @@ export function createDelegationSync({ domain, settings, stateDir, log, redact, 
     const pending = pendingAllowAgents(stateDir, want);
     if (pending.kind !== 'changes') return pending;
     if (pending.changes.length === 0) return { kind: 'unchanged' };
+    // A path is dotted: an id with a dot in it could not be named; the file write handles it.
+    if (pending.changes.some(([id]) => id.includes('.'))) return null;
     try {
       backUpConfig(stateDir);
-      await gateway.patch(allowAgentsPatch(pending.changes));
+      await patchThroughGateway(gateway.call, allowAgentsPatch(pending.changes));
       const agents = pending.changes.map(([id]) => id);
       log.info({ agents, reason }, 'gateway subagents.allowAgents patched from svc teams');
       return { kind: 'written', agents };

@@ -43,9 +43,9 @@ after(async () => {
   await gw?.close();
 });
 
-function rig(): { gw: TeamChatGateway; base: string } {
+function rig(): { gw: TeamChatGateway; base: string; svc: RunningServer } {
   if (!gw || !svc) throw new Error('no setup (did before() fail?)');
-  return { gw, base: svc.base };
+  return { gw, base: svc.base, svc };
 }
 
 async function call(base: string, method: string, path: string, body?: unknown): Promise<{ status: number; json: Json }> {
@@ -57,10 +57,12 @@ async function call(base: string, method: string, path: string, body?: unknown):
   return { status: res.status, json: (await res.json()) as Json };
 }
 
+const gatewayLog = (stateDir: string): string => readFileSync(join(stateDir, 'openclaw-file.log'), 'utf8');
+
 /** The gateway's own log lines about config reloads (why a rewritten list did or did not take). */
 function reloadLines(stateDir: string): string {
   try {
-    return readFileSync(join(stateDir, 'openclaw-file.log'), 'utf8').split('\n').filter((l) => /reload|config/i.test(l)).slice(-30).join('\n');
+    return gatewayLog(stateDir).split('\n').filter((l) => /reload|config/i.test(l)).slice(-30).join('\n');
   } catch (err) {
     return `(no gateway log: ${String(err)})`;
   }
@@ -108,6 +110,9 @@ void test('Delegation (issue 23, item 1): a team made with `openclaw agents team
   assert.equal(removed.status, 200);
   const sub = coordinatorSubagents(g.stateDir);
   assert.deepEqual((sub.allowAgents as string[]).sort(), ['researcher', 'reviewer']);
+  // Through the running gateway's own config.patch (a file written beside it can go unnoticed), not the file fallback.
+  assert.match(gatewayLog(g.stateDir), /config\.patch write .*changedPaths=agents\.entries\.coordinator\.subagents\.allowAgents/, 'svc patched the list through the gateway');
+  assert.doesNotMatch(rig().svc.output(), /config\.patch of the delegation lists failed/);
   assert.equal(sub.delegationMode, 'prefer');
 
   // The gateway still runs on the rewritten file, and enforces it: a spawn to the removed member is refused.
