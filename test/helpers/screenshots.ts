@@ -40,6 +40,7 @@ export async function seedForScreenshots(base: string): Promise<Seeded> {
     userIntroText: 'I run a small product team; short answers with the reasoning, please.',
   });
   const now = Date.now();
+  const childKey = `agent:${MEMBER.id}:subagent:5a1f3c2e-0b7d-4e55-9a1c-3f2b8d6e7a10`;
   const entry = (i: number, role: 'user' | 'assistant', agentId: string, text: string) => ({
     entryId: `shot-${i}`,
     role,
@@ -61,6 +62,17 @@ export async function seedForScreenshots(base: string): Promise<Seeded> {
       entry(1, 'user', LEAD.id, 'What should we ship first: the importer or the export?'),
       entry(2, 'assistant', LEAD.id, 'The importer: three customers are waiting on it. I put a task on the board for Lin.'),
       entry(3, 'user', LEAD.id, '@Ada good, and the export after that.'),
+      // A native sub-agent at work (its reply would come under its own key; the page shows the hand-over as working).
+      {
+        ...entry(4, 'assistant', LEAD.id, 'Ada handed “Compare export formats” to Lin'),
+        entryId: `spawn-${childKey}`,
+        role: 'system',
+        kind: 'meta',
+        runId: 'run-shot-4',
+        trigger: 'spawn',
+        childSessionKey: childKey,
+        label: 'Compare export formats',
+      },
     ],
   });
   for (const [title, status] of [
