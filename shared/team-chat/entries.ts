@@ -35,14 +35,31 @@ const refs = (p: ParentRefs) => ({
   ...(typeof p.costUsd === 'number' ? { costUsd: p.costUsd } : {}),
 });
 
+/** An entry before the writer stamps its time, order and fingerprint. */
+type Unstamped = Omit<TranscriptEntry, 'timestampMs' | 'sequenceKey' | 'confirmed' | 'fingerprint'>;
+
 export function createEntryWriter(chat: ChatMessages, now: () => number): EntryWriter {
   // Strictly increasing within this writer, even within one millisecond.
   let lastSeq = 0;
   const sequenceKey = () => (lastSeq = Math.max(now(), lastSeq + 1));
-  const write = (e: Omit<TranscriptEntry, 'timestampMs' | 'sequenceKey' | 'confirmed' | 'fingerprint'>): ChatRow[] => {
+  const write = (e: Unstamped): ChatRow[] => {
     const entry: TranscriptEntry = { ...e, timestampMs: now(), sequenceKey: sequenceKey(), confirmed: true, fingerprint: `${e.source}:${e.entryId}` };
     return chat.insert(e.sessionKey, [entry]);
   };
+  /** A `system`/`meta` entry: a note, or (with more fields) a hand-over. */
+  const note = (p: Parameters<EntryWriter['meta']>[0]): Unstamped => ({
+    entryId: p.entryId ?? `meta-${uuidv7(now())}`,
+    role: 'system',
+    kind: 'meta',
+    text: p.text,
+    sessionKey: p.sessionKey,
+    runId: p.runId ?? null,
+    source: ENTRY_SOURCE.orchestrator,
+    teamId: p.teamId,
+    agentId: p.agentId,
+    ...(p.trigger ? { trigger: p.trigger } : {}),
+    ...refs(p),
+  });
   return {
     user: (p) =>
       write({ entryId: p.entryId, role: 'user', kind: 'user', text: p.text, sessionKey: p.sessionKey, runId: null, source: ENTRY_SOURCE.user, teamId: p.teamId, agentId: p.agentId, trigger: 'user' }),
@@ -61,32 +78,10 @@ export function createEntryWriter(chat: ChatMessages, now: () => number): EntryW
         ...(p.taskId ? { taskId: p.taskId } : {}),
         ...refs(p),
       }),
-    meta: (p) =>
-      write({
-        entryId: p.entryId ?? `meta-${uuidv7(now())}`,
-        role: 'system',
-        kind: 'meta',
-        text: p.text,
-        sessionKey: p.sessionKey,
-        runId: p.runId ?? null,
-        source: ENTRY_SOURCE.orchestrator,
-        teamId: p.teamId,
-        agentId: p.agentId,
-        ...(p.trigger ? { trigger: p.trigger } : {}),
-        ...refs(p),
-      }),
+    meta: (p) => write(note(p)),
     handOver: (p) =>
       write({
-        entryId: `spawn-${p.childSessionKey}`,
-        role: 'system',
-        kind: 'meta',
-        text: p.text,
-        sessionKey: p.sessionKey,
-        runId: p.runId,
-        source: ENTRY_SOURCE.orchestrator,
-        teamId: p.teamId,
-        agentId: p.agentId,
-        trigger: 'spawn',
+        ...note({ ...p, entryId: `spawn-${p.childSessionKey}`, trigger: 'spawn' }),
         childSessionKey: p.childSessionKey,
         label: p.label,
         ...(p.taskId ? { taskId: p.taskId } : {}),

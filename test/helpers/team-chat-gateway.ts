@@ -11,6 +11,7 @@ import { randomBytes } from 'node:crypto';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { connect } from 'node:net';
 import { join } from 'node:path';
+import { sendChat } from '../../shared/gateway/chat.ts';
 import { connectGateway, type GatewaySession } from '../../shared/gateway/client.ts';
 import { loadOrCreateDeviceIdentity } from '../../shared/gateway/device-identity.ts';
 import { startFakeModel, type FakeModel } from './fake-model.ts';
@@ -152,4 +153,24 @@ export async function startTeamChatGateway(prefix: string): Promise<TeamChatGate
     },
   };
   return rig;
+}
+
+/**
+ * Gives `leadId` leave to spawn `childIds` on the gateway and waits until the
+ * gateway enforces it: a probe spawn from a session of no team, repeated
+ * until it is accepted. svc writes the same list from the team's roster
+ * itself; writing it here too keeps a test independent of when svc's
+ * connection came up.
+ */
+export async function allowSpawns(gw: TeamChatGateway, leadId: string, childIds: readonly string[]): Promise<void> {
+  gw.mergeConfig({ agents: { entries: { [leadId]: { subagents: { allowAgents: [...childIds] } } } } });
+  const session = await gw.session();
+  await waitFor(async () => {
+    const t = await sendChat(session, {
+      sessionKey: `agent:${leadId}:probe-${randomBytes(3).toString('hex')}`,
+      message: `TOOL@${leadId}: sessions_spawn {"task":"probe","agentId":"${childIds[0]}","label":"probe"}`,
+      timeoutMs: 90_000,
+    });
+    return t.state === 'final' && t.text.includes('"accepted"');
+  }, { what: 'the gateway to accept a spawn of a team member', timeoutMs: 120_000, intervalMs: 500 });
 }

@@ -5,10 +5,8 @@
 // need other limits (the turn bound, the run timeout are process settings).
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { randomBytes } from 'node:crypto';
-import { sendChat } from '../../../shared/gateway/chat.ts';
 import { call, chat, createTeam, executions, openChatStream, teamKey, untilEvent, type ChatStream, type Entry } from '../../helpers/team-chat-api.ts';
-import { startTeamChatGateway, type TeamChatGateway } from '../../helpers/team-chat-gateway.ts';
+import { allowSpawns, startTeamChatGateway, type TeamChatGateway } from '../../helpers/team-chat-gateway.ts';
 import { startServer, type RunningServer } from '../../helpers/server.ts';
 import { waitFor } from '../../helpers/wait.ts';
 
@@ -34,16 +32,7 @@ before(async () => {
   await startSvc({ SVC_TEAM_CHAT_TURN_BOUND: '1' });
   [lead, kid] = (await gw.createAgents(['Lead', 'Kid'])) as [string, string];
   teamId = await createTeam(svc!.base, 'Team Faults', [{ id: lead, name: 'Lead' }, { id: kid, name: 'Kid' }], lead);
-  gw.mergeConfig({ agents: { entries: { [lead]: { subagents: { allowAgents: [kid] } } } } });
-  const session = await gw.session();
-  await waitFor(async () => {
-    const t = await sendChat(session, {
-      sessionKey: `agent:${lead}:probe-${randomBytes(3).toString('hex')}`,
-      message: `TOOL@${lead}: sessions_spawn {"task":"probe","agentId":"${kid}","label":"probe"}`,
-      timeoutMs: 90_000,
-    });
-    return t.state === 'final' && t.text.includes('"accepted"');
-  }, { what: 'the gateway to accept a spawn of a team member', timeoutMs: 120_000, intervalMs: 500 });
+  await allowSpawns(gw, lead, [kid]);
 }, { timeout: SETUP_TIMEOUT_MS });
 
 after(async () => {

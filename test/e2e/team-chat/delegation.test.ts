@@ -7,10 +7,8 @@
 // the file; the tests run in order, each leaving the team idle.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { randomBytes } from 'node:crypto';
-import { sendChat } from '../../../shared/gateway/chat.ts';
 import { call, chat, createTeam, events, executions, openChatStream, teamKey, untilEvent, type ChatFrame, type ChatStream, type Entry, type ExecutionRow } from '../../helpers/team-chat-api.ts';
-import { startTeamChatGateway, type TeamChatGateway } from '../../helpers/team-chat-gateway.ts';
+import { allowSpawns, startTeamChatGateway, type TeamChatGateway } from '../../helpers/team-chat-gateway.ts';
 import { startServer, type RunningServer } from '../../helpers/server.ts';
 import { waitFor } from '../../helpers/wait.ts';
 
@@ -32,18 +30,7 @@ before(async () => {
   [lead, outsider] = [ids[0] as string, ids[4] as string];
   kids = ids.slice(1, 4);
   teamId = await createTeam(svc.base, 'Team Native', [{ id: lead, name: 'Lead' }, ...kids.map((id, i) => ({ id, name: ['Kid', 'Sib', 'Tri'][i] as string }))], lead);
-  // The roster as the gateway enforces it (svc writes the same list itself when piece A's writer is on).
-  gw.mergeConfig({ agents: { entries: { [lead]: { subagents: { allowAgents: kids } } } } });
-  // The gateway hot-reloads the list: a probe spawn outside any team repeats until it is accepted.
-  const session = await gw.session();
-  await waitFor(async () => {
-    const t = await sendChat(session, {
-      sessionKey: `agent:${lead}:probe-${randomBytes(3).toString('hex')}`,
-      message: `TOOL@${lead}: sessions_spawn {"task":"probe","agentId":"${kids[0]}","label":"probe"}`,
-      timeoutMs: 90_000,
-    });
-    return t.state === 'final' && t.text.includes('"accepted"');
-  }, { what: 'the gateway to accept a spawn of a team member', timeoutMs: 120_000, intervalMs: 500 });
+  await allowSpawns(gw, lead, kids);
 }, { timeout: SETUP_TIMEOUT_MS });
 
 after(async () => {
