@@ -17,6 +17,7 @@ import { migration0011 } from './migrations/0011-ingest-idempotency.ts';
 import { migration0012 } from './migrations/0012-executions.ts';
 import { migration0013 } from './migrations/0013-execution-parents.ts';
 import { migration0014 } from './migrations/0014-approval-decisions.ts';
+import { migration0015 } from './migrations/0015-budgets-model-calls.ts';
 
 // open.ts's Db, named here from the driver so open.ts (which migrates on open)
 // and this file do not import each other.
@@ -38,6 +39,7 @@ export const MIGRATIONS: readonly Migration[] = [
   migration0012,
   migration0013,
   migration0014,
+  migration0015,
 ];
 
 export const LATEST_VERSION = MIGRATIONS.reduce((m, x) => Math.max(m, x.version), 0);

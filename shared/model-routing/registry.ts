@@ -1,0 +1,84 @@
+// Where each routed agent's model calls go (issue 22). When svc routes the
+// gateway's model calls through its own endpoint, the gateway only knows
+// `svc-<agentId>` providers pointing at svc; this registry is the other half:
+// for each agent, the real upstream (its API, base URL, the name under which
+// svc's vault holds its key, static headers). The routing sync writes it; the
+// model endpoint reads it on every call. Key values never live here, only
+// vault entry names.
+import { z } from 'zod';
+import type { SettingsTable } from '../db/settings-table.ts';
+import { messageOf } from '../errors.ts';
+
+/** The provider APIs svc's endpoint speaks (OpenClaw's `models.providers.<p>.api` values). */
+export const ROUTED_APIS = ['openai-completions', 'anthropic-messages', 'openai-responses'] as const;
+export type RoutedApi = (typeof ROUTED_APIS)[number];
+
+export const REGISTRY_KEY = 'model-routing:registry';
+
+const Upstream = z.object({
+  api: z.enum(ROUTED_APIS),
+  /** As the gateway's provider entry spells it (e.g. `https://api.openai.com/v1`, `https://api.anthropic.com`). */
+  baseUrl: z.string().url(),
+  /** The vault entry holding the key; null for a keyless upstream (local Ollama). */
+  keyName: z.string().min(1).nullable(),
+  headers: z.record(z.string(), z.string()).default({}),
+});
+export type Upstream = z.infer<typeof Upstream>;
+
+export const RoutingRegistrySchema = z.object({
+  agents: z.record(z.string(), z.object({ upstream: z.string().min(1) })).default({}),
+  upstreams: z.record(z.string(), Upstream).default({}),
+});
+export type RoutingRegistry = z.infer<typeof RoutingRegistrySchema>;
+
+/** An agent's upstream with its key read from the vault: what one forwarded call needs. */
+export interface ResolvedUpstream extends Upstream {
+  id: string;
+  apiKey: string | null;
+}
+
+export interface RegistryStore {
+  read(): RoutingRegistry;
+  write(registry: RoutingRegistry): void;
+  /** null when the agent is not routed (or its upstream entry is missing). */
+  resolve(agentId: string): ResolvedUpstream | null;
+}
+
+const empty = (): RoutingRegistry => ({ agents: {}, upstreams: {} });
+
+export function createRegistryStore(
+  settings: Pick<SettingsTable, 'get' | 'set'>,
+  vault: { get(name: string): string | null },
+  log: { warn(obj: object, msg: string): void },
+): RegistryStore {
+  // Parsed once per stored text: the endpoint resolves on every call.
+  let cachedText: string | null = null;
+  let cached: RoutingRegistry = empty();
+  const read = (): RoutingRegistry => {
+    const text = settings.get(REGISTRY_KEY);
+    if (text === cachedText) return cached;
+    cachedText = text;
+    if (text === null) return (cached = empty());
+    try {
+      const parsed = RoutingRegistrySchema.safeParse(JSON.parse(text));
+      if (parsed.success) return (cached = parsed.data);
+      log.warn({ key: REGISTRY_KEY }, 'the model-routing registry does not match its schema; treating every agent as unrouted');
+    } catch (err) {
+      log.warn({ key: REGISTRY_KEY, err: messageOf(err) }, 'the model-routing registry is not JSON; treating every agent as unrouted');
+    }
+    return (cached = empty());
+  };
+  return {
+    read,
+    write(registry) {
+      settings.set(REGISTRY_KEY, JSON.stringify(RoutingRegistrySchema.parse(registry)));
+    },
+    resolve(agentId) {
+      const registry = read();
+      const entry = Object.hasOwn(registry.agents, agentId) ? registry.agents[agentId] : undefined;
+      if (!entry || !Object.hasOwn(registry.upstreams, entry.upstream)) return null;
+      const upstream = registry.upstreams[entry.upstream] as Upstream;
+      return { id: entry.upstream, ...upstream, apiKey: upstream.keyName === null ? null : vault.get(upstream.keyName) };
+    },
+  };
+}
