@@ -87,6 +87,9 @@ export const EnvSchema = z.object({
   SVC_TEAM_CHAT_TURN_BOUND: wholeNumber(1, 100),
   SVC_TEAM_CHAT_IDLE_MS: wholeNumber(1000),
   SVC_TEAM_CHAT_RUN_TIMEOUT_MS: wholeNumber(1000, 3_600_000),
+  SVC_BUDGET_HARD_CAP_USD_CENTS: wholeNumber(1, 100_000_000),
+  SVC_BUDGET_WARN_PCT: wholeNumber(1, 99),
+  SVC_MODEL_BODY_LIMIT_BYTES: wholeNumber(1024, 1024 * 1024 * 1024),
   DISPLAY: optionalString,
   WAYLAND_DISPLAY: optionalString,
   CI: optionalString,
@@ -170,6 +173,12 @@ export interface Config {
   readonly teamChatIdleMs: number;
   /** Bound on one agent run of a team chat, after which it is aborted and ends `error` (`SVC_TEAM_CHAT_RUN_TIMEOUT_MS`). */
   readonly teamChatRunTimeoutMs: number;
+  /** A global spend cap in cents over every budget (`SVC_BUDGET_HARD_CAP_USD_CENTS`); null = none. */
+  readonly budgetHardCapUsdCents: number | null;
+  /** The first warning threshold of warn-mode budgets, percent (`SVC_BUDGET_WARN_PCT`; spec: 80). */
+  readonly budgetWarnPct: number;
+  /** The largest request body svc's model endpoint reads (`SVC_MODEL_BODY_LIMIT_BYTES`). */
+  readonly modelBodyLimitBytes: number;
   /** Whether a browser can be opened (a display exists and this is not CI). */
   readonly canOpenBrowser: boolean;
   /** The package's root folder (where package.json lives). */
@@ -187,6 +196,9 @@ export const DEFAULT_TAIL_INTERVAL_MS = 750;
 export const DEFAULT_TEAM_CHAT_TURN_BOUND = 8;
 export const DEFAULT_TEAM_CHAT_IDLE_MS = 30 * 60_000;
 export const DEFAULT_TEAM_CHAT_RUN_TIMEOUT_MS = 300_000;
+export const DEFAULT_BUDGET_WARN_PCT = 80;
+/** A long conversation with images is large; the dashboard's API limit would refuse it. */
+export const DEFAULT_MODEL_BODY_LIMIT_BYTES = 16 * 1024 * 1024;
 /** The UI dev server's origin (Vite's default port). */
 export const DEFAULT_DEV_ORIGIN = 'http://localhost:5173';
 export const DEFAULT_MAX_STREAMS = 2000;
@@ -334,6 +346,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     teamChatTurnBound: e.SVC_TEAM_CHAT_TURN_BOUND ?? DEFAULT_TEAM_CHAT_TURN_BOUND,
     teamChatIdleMs: e.SVC_TEAM_CHAT_IDLE_MS ?? DEFAULT_TEAM_CHAT_IDLE_MS,
     teamChatRunTimeoutMs: e.SVC_TEAM_CHAT_RUN_TIMEOUT_MS ?? DEFAULT_TEAM_CHAT_RUN_TIMEOUT_MS,
+    budgetHardCapUsdCents: e.SVC_BUDGET_HARD_CAP_USD_CENTS ?? null,
+    budgetWarnPct: e.SVC_BUDGET_WARN_PCT ?? DEFAULT_BUDGET_WARN_PCT,
+    modelBodyLimitBytes: e.SVC_MODEL_BODY_LIMIT_BYTES ?? DEFAULT_MODEL_BODY_LIMIT_BYTES,
     canOpenBrowser: !truthy(e.CI) && (process.platform !== 'linux' || Boolean(e.DISPLAY ?? e.WAYLAND_DISPLAY)),
     packageRoot,
   });

@@ -4,6 +4,7 @@
 // import cycle would make the seam hard to read; test/unit/import-cycles.test.ts).
 import type { AgentTokenStore } from '../shared/agent-tokens/index.ts';
 import type { Broker } from '../shared/broker/index.ts';
+import type { BudgetService } from '../shared/budgets/index.ts';
 import type { Config } from '../shared/config.ts';
 import type { ChatMessages, ChatRow } from '../shared/db/chat-messages.ts';
 import type { Db } from '../shared/db/open.ts';
@@ -15,6 +16,7 @@ import type { EventQueries } from '../shared/events/queries.ts';
 import type { EventRow } from '../shared/events/types.ts';
 import type { DeviceIdentity } from '../shared/gateway/device-identity.ts';
 import type { Logger } from '../shared/log.ts';
+import type { ModelCalls } from '../shared/model-calls/index.ts';
 import type { SvcPaths } from '../shared/paths.ts';
 import type { Redactor } from '../shared/redact.ts';
 import type { Vault } from '../shared/vault/index.ts';
@@ -26,6 +28,7 @@ import type { GatewayLink } from './services/gateway-link.ts';
 import type { HealthService } from './services/health-service.ts';
 import type { IngestService } from './services/ingest-service.ts';
 import type { McpHost } from './services/mcp-host.ts';
+import type { ModelRoutingService } from './services/model-routing-service.ts';
 import type { JobPool } from './services/pool.ts';
 import type { SettingsService } from './services/settings-service.ts';
 import type { StreamHub } from './services/stream-hub.ts';
@@ -67,6 +70,8 @@ export interface AppDeps {
   gatewayHost: GatewayHostHandle;
   /** The tools broker: builtin tools, the approval queue, the audit log. */
   broker: Broker;
+  /** Budgets (issue 22): the rows the governance routes manage and the ledger model calls reserve and settle through. */
+  budgets: BudgetService;
   /** Credentials svc minted for agents (MCP bindings), stored hashed. */
   agentTokens: AgentTokenStore;
   /** The in-process MCP servers (Streamable HTTP sessions under /api/mcp/*). */
@@ -77,4 +82,8 @@ export interface AppDeps {
   workboard: WorkboardService;
   /** Writes the rosters into the gateway config as `subagents.allowAgents`; routes that change a roster call `sync` after it. */
   delegation: DelegationSync;
+  /** Issue 22: the gateway's model calls through svc's endpoint (routing setting, sync, the upstream registry). */
+  modelRouting: ModelRoutingService;
+  /** One row per model call through svc's model endpoint (/model/<agentId>/…). */
+  modelCalls: ModelCalls;
 }

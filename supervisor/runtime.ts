@@ -25,6 +25,8 @@ import { loadOrCreateDeviceIdentity, type DeviceIdentity } from '../shared/gatew
 import { createBroker } from '../shared/broker/index.ts';
 import { tailContract } from '../shared/channels/tail.ts';
 import { createAgentTokenStore } from '../shared/agent-tokens/index.ts';
+import { createBudgetService } from '../shared/budgets/index.ts';
+import { createModelCalls } from '../shared/model-calls/index.ts';
 import type { AppDeps } from './deps.ts';
 import { eventFrame } from './http/event-frames.ts';
 import { createGatewayProxy } from './http/gateway-proxy.ts';
@@ -37,6 +39,7 @@ import { createGatewayLink } from './services/gateway-link.ts';
 import { createHealthService } from './services/health-service.ts';
 import { createIngestService } from './services/ingest-service.ts';
 import { createMcpHost } from './services/mcp-host.ts';
+import { createModelRoutingService } from './services/model-routing-service.ts';
 import { startOtelExport } from './services/otel-export.ts';
 import { createJobPool } from './services/pool.ts';
 import { createSettingsService } from './services/settings-service.ts';
@@ -148,6 +151,8 @@ export function createRuntime(config: Config, logger: Logger, opts: RuntimeOptio
     apiPort: boundPort,
     mcpProbes: () => mcpProbes(),
     otlpEndpoint: config.otlpTracesEndpoint ?? config.otlpEndpoint,
+    budgetPosture: () => budgets.store.posture(),
+    modelKeys: () => modelRouting.keysLeftInGateway(),
     workers: async () => {
       const [tailStats, ingestStats, teamChatStats] = await Promise.all([
         tail ? tail.request('stats', {}, { timeoutMs: 1000 }) : null,
@@ -164,6 +169,41 @@ export function createRuntime(config: Config, logger: Logger, opts: RuntimeOptio
   }));
 
   const settingsTable = createSettingsTable(db);
+  const agentTokens = createAgentTokenStore(db);
+  const gatewayCall = (method: string, params: unknown) => gatewayLink.call(method, params, { timeoutMs: 15_000, waitMs: 0 });
+  const gatewayConnected = () => gatewayLink.status().state === 'connected';
+  const modelRouting = createModelRoutingService({
+    stateDir: config.gatewayStateDir,
+    settingsTable,
+    vault,
+    agentTokens,
+    logger,
+    redact: (s) => redactor.text(s),
+    gateway: { connected: gatewayConnected, call: gatewayCall },
+    boundPort: () => boundPort,
+  });
+  // A gateway svc routes gets its routing re-applied on each connect (agents created or keys added by hand meanwhile).
+  // Before svc listens its port is unknown: that sync waits for setBoundPort.
+  let wasConnected = false;
+  let syncOnListen = false;
+  gatewayLink.connection.onStatus((s) => {
+    const connected = s.state === 'connected';
+    if (connected && !wasConnected && Object.keys(modelRouting.registry.read().agents).length > 0) {
+      if (boundPort === null) syncOnListen = true;
+      else void modelRouting.sync('gateway connected');
+    }
+    wasConnected = connected;
+  });
+  // A model call in flight when svc last stopped is over: its row is closed at its estimate.
+  const modelCalls = createModelCalls(db);
+  const interrupted = modelCalls.recoverOpen();
+  if (interrupted > 0) logger.warn({ interrupted }, 'model calls open at the last stop marked interrupted');
+  // Budgets: the hard cap's global row exists from the first boot; a reservation a crash left open is
+  // settled at its estimate (the provider may have billed the call), so none stays open across a restart.
+  const budgets = createBudgetService({ db, tx, config });
+  budgets.store.ensureHardCapRow();
+  const recoveredCalls = budgets.ledger.recoverOpen();
+  if (recoveredCalls > 0) logger.warn({ recoveredCalls }, 'budget reservations open at the last stop settled at their estimates');
   // Only this process's operator principals (the HTTP routes') resolve approvals.
   const broker = createBroker({ db, tx, config, paths, logger, redactor, eventLog, isOperator: isOperatorPrincipal });
   // The activity summary reads saved memory; MCP sessions on this connection share the store.
@@ -210,7 +250,9 @@ export function createRuntime(config: Config, logger: Logger, opts: RuntimeOptio
     gatewayLink,
     gatewayHost,
     broker,
-    agentTokens: createAgentTokenStore(db),
+    budgets,
+    agentTokens,
+    modelRouting,
     teamChat,
     workboard: createWorkboardService({ connection: gatewayLink.connection, domain, logger }),
     delegation: createDelegationSync({
@@ -224,6 +266,7 @@ export function createRuntime(config: Config, logger: Logger, opts: RuntimeOptio
         call: (method, params) => gatewayLink.call(method, params, { timeoutMs: 15_000, waitMs: 0 }),
       },
     }),
+    modelCalls,
   };
   const deps: AppDeps = { ...base, mcp: createMcpHost(base) };
   if (!opts.mcpProbes) mcpProbes = () => deps.mcp.probes();
@@ -238,6 +281,10 @@ export function createRuntime(config: Config, logger: Logger, opts: RuntimeOptio
     bootProbe: () => health.boot(),
     setBoundPort: (p) => {
       boundPort = p;
+      if (p !== null && syncOnListen) {
+        syncOnListen = false;
+        void modelRouting.sync('gateway connected before svc listened');
+      }
     },
     async close() {
       deps.sse.closeAll();

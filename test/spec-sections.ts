@@ -65,6 +65,8 @@ export const SECTIONS: readonly SpecSection[] = [
   { heading: 'Orchestration event row', under: 'Resources and their fields' },
   { heading: 'Trace metrics', under: 'Resources and their fields' },
   { heading: 'Fleet health (derived, not stored)', under: 'States and transitions', cite: ['Fleet health'] },
+  { heading: 'Budget status', under: 'States and transitions', cite: ['Budgets (issue 22, item 6)'] },
+  { heading: 'Budget row', under: 'Resources and their fields', cite: ['Budgets (issue 22, item 6)'] },
   { heading: 'Delegation graph', under: 'Resources and their fields' },
   { heading: 'Boot report', under: 'Resources and their fields' },
   { heading: 'Gateway process', under: 'States and transitions' },
@@ -90,12 +92,6 @@ export const UNSERVED: readonly UnservedSection[] = [
     under: 'Resources and their fields',
     why: 'served only by the capability routes, which svc does not have yet',
     probes: [{ method: 'GET', url: '/api/capabilities' }],
-  },
-  {
-    heading: 'Budget status',
-    under: 'States and transitions',
-    why: 'budgets have no routes in svc yet (Governance serves only its audit log)',
-    probes: [{ method: 'GET', url: '/api/governance/budgets' }, { method: 'POST', url: '/api/governance/budgets' }],
   },
   {
     heading: 'Connectors',

@@ -8,7 +8,7 @@ import { z } from 'zod';
 import type { Db } from '../db/open.ts';
 import { uuidv7 } from '../ids.ts';
 
-export const AGENT_TOKEN_PURPOSES = ['mcp'] as const;
+export const AGENT_TOKEN_PURPOSES = ['mcp', 'model'] as const;
 export type AgentTokenPurpose = (typeof AGENT_TOKEN_PURPOSES)[number];
 
 /** Random bytes in a token (base64url-encoded after its `svc_<purpose>_` prefix). */

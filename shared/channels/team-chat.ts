@@ -11,7 +11,7 @@ import { z } from 'zod';
 import { LOG_LEVELS } from '../config.ts';
 import { ChatRowSchema } from '../db/chat-messages.ts';
 import { EventRowSchema } from '../events/types.ts';
-import { AgentRunStatus, ChatIngest, ExchangeStart } from '../team-chat/schemas.ts';
+import { AgentRunStatus, BudgetHalt, ChatIngest, ExchangeStart } from '../team-chat/schemas.ts';
 import { defineContract } from './contract.ts';
 
 const Empty = z.object({}).strict();
@@ -43,6 +43,12 @@ export const teamChatContract = defineContract({
     boardChanged: { payload: z.object({ teamId: z.string().min(1), taskId: z.string().min(1) }), result: Empty },
     /** Starts one bounded peer-chat exchange (checked by the route); each reply is posted to the team's room. */
     exchange: { payload: ExchangeStart, result: z.object({ exchangeId: z.string() }) },
+    /**
+     * A budget reached its cap during a run of this agent (the model endpoint refused a call,
+     * or fallback metering paused it): the run of that gateway session key is aborted, a meta
+     * entry names the budget, no further turn of that message goes to the agent. Unknown session: halted false.
+     */
+    haltForBudget: { payload: BudgetHalt, result: z.object({ halted: z.boolean() }) },
     stats: {
       payload: Empty,
       result: z.object({ orchestrators: z.number().int(), running: z.number().int(), queued: z.number().int(), runs: z.number().int() }),
@@ -71,5 +77,8 @@ export const TeamChatWorkerData = z.object({
   runTimeoutMs: z.number().int().positive(),
   /** svc's log level: the worker logs through its own redacting logger at the same level. */
   logLevel: z.enum(LOG_LEVELS),
+  /** The budgets' first warning threshold (percent) and hard cap (cents, null: none), as svc's config has them. */
+  budgetWarnPct: z.number().positive().max(100).default(80),
+  budgetHardCapUsdCents: z.number().int().positive().nullable().default(null),
 });
 export type TeamChatWorkerData = z.infer<typeof TeamChatWorkerData>;

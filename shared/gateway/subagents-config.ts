@@ -89,12 +89,12 @@ const CHANGED_SINCE_LOAD = /config changed since last load/;
  * shortens is refused without it. A config changed between the two calls
  * is read again once.
  */
-export async function patchThroughGateway(call: GatewayCall, patch: { raw: string; replacePaths: string[] }): Promise<void> {
+export async function patchThroughGateway(call: GatewayCall, patch: { raw: string; replacePaths: string[] }, note = 'svc: team rosters (subagents.allowAgents)'): Promise<void> {
   for (let attempt = 0; ; attempt++) {
     const snapshot = (await call('config.get', {})) as { hash?: unknown } | null;
     const baseHash = typeof snapshot?.hash === 'string' ? snapshot.hash : undefined;
     try {
-      await call('config.patch', { ...patch, ...(baseHash ? { baseHash } : {}), note: 'svc: team rosters (subagents.allowAgents)' });
+      await call('config.patch', { ...patch, ...(baseHash ? { baseHash } : {}), note });
       return;
     } catch (err) {
       if (attempt > 0 || !(err instanceof Error) || !CHANGED_SINCE_LOAD.test(err.message)) throw err;

@@ -31,6 +31,8 @@ export interface CheckDeps {
   apiPort: number | null;
   mcpProbes: () => McpProbe[];
   otlpEndpoint: string | null;
+  /** Issue 22: with model routing applied, the names (never values) of real provider keys left in the gateway's files. */
+  modelKeys?: () => { active: boolean; names: string[] };
 }
 
 export interface CheckDef {
@@ -185,6 +187,21 @@ export const CHECKS: readonly CheckDef[] = [
         ok: false,
         message: `the gateway URL is ws:// to ${hp.host}:${hp.port}, which is not loopback: the gateway token crosses the network unencrypted. Use wss:// or a loopback address`,
         detail: { scheme: 'ws', host: hp.host, port: hp.port },
+      };
+    },
+  },
+  {
+    // Issue 22: with routing on, real provider keys live in svc's vault only.
+    id: 'model-keys',
+    fatal: false,
+    applies: ({ modelKeys }) => modelKeys?.().active === true,
+    run: ({ modelKeys }) => {
+      const names = modelKeys?.().names ?? [];
+      if (names.length === 0) return { ok: true, message: "model calls go through svc; the gateway's files hold no provider key" };
+      return {
+        ok: false,
+        message: `the gateway's files still hold provider keys (${names.join(', ')}): with model routing on they belong in svc's vault only; run a model-routing sync or remove them`,
+        detail: { names },
       };
     },
   },

@@ -7,11 +7,16 @@ import type { BootReport, CheckResult, WorkerHealth } from './types.ts';
 import { messageOf } from '../errors.ts';
 
 export interface ReportDeps extends CheckDeps {
-  config: Pick<Config, 'logLevel' | 'svcHome' | 'dbPath' | 'gatewayStateDir' | 'otlpEndpoint' | 'otlpTracesEndpoint'>;
+  config: Pick<
+    Config,
+    'logLevel' | 'svcHome' | 'dbPath' | 'gatewayStateDir' | 'otlpEndpoint' | 'otlpTracesEndpoint' | 'budgetHardCapUsdCents' | 'budgetWarnPct'
+  >;
+  /** The budgets' posture from their rows (shared/budgets store.posture); the spec's default when not given. */
+  budgetPosture?: () => string;
   workers: () => WorkerHealth[] | Promise<WorkerHealth[]>;
 }
 
-/** The spec's defaults for the config block (budgets arrive with governance). */
+/** The spec's defaults for the config block; the budget values are replaced by the real ones. */
 export const CONFIG_DEFAULTS = {
   budgetPosture: 'track-and-warn',
   budgetHardCapUsdCents: null,
@@ -46,6 +51,9 @@ export async function runBootProbe(deps: ReportDeps): Promise<BootReport> {
     config: {
       logLevel: config.logLevel,
       ...CONFIG_DEFAULTS,
+      budgetPosture: deps.budgetPosture?.() ?? CONFIG_DEFAULTS.budgetPosture,
+      budgetHardCapUsdCents: config.budgetHardCapUsdCents,
+      budgetWarnSoftPct: config.budgetWarnPct,
       otelActive: Boolean(config.otlpEndpoint ?? config.otlpTracesEndpoint),
     },
     resolved: {

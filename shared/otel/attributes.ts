@@ -21,13 +21,16 @@ export interface AttributeSource {
   end: EventRow;
   toolName: string | undefined;
   model: string | undefined;
+  /** A generic span's own operation and provider (a model call's `chat` and its upstream). */
+  operation?: string | undefined;
+  system?: string | undefined;
   usage: Usage | null;
   unmatched: boolean;
 }
 
 const OPERATION: Record<SpanFamily, string | null> = { span: null, execution: 'invoke_agent', tool: 'execute_tool' };
 
-export function attributesOf({ family, start, end, toolName, model, usage, unmatched }: AttributeSource): Attributes {
+export function attributesOf({ family, start, end, toolName, model, operation, system, usage, unmatched }: AttributeSource): Attributes {
   const a: Attributes = { 'svc.span_kind': family, 'svc.start_seq': start.seq, 'svc.end_seq': end.seq };
   const set = (key: string, value: string | number | boolean | null | undefined) => {
     if (value !== null && value !== undefined) a[key] = value;
@@ -44,7 +47,8 @@ export function attributesOf({ family, start, end, toolName, model, usage, unmat
   set('svc.trace_id', col('traceId'));
   set('svc.span_id', col('spanId'));
   set('svc.parent_span_id', col('parentSpanId'));
-  set('gen_ai.operation.name', OPERATION[family]);
+  set('gen_ai.operation.name', OPERATION[family] ?? operation);
+  set('gen_ai.system', system);
   if (family !== 'span') set('gen_ai.agent.id', col('agentId'));
   if (family === 'tool') set('gen_ai.tool.name', toolName);
   set('gen_ai.request.model', model ?? usage?.model);

@@ -8,6 +8,8 @@ import { z } from 'zod';
 import { parseData, toolFailed, usageOf } from '../obs/event-data.ts';
 
 const count = z.number().nonnegative().optional().catch(undefined);
+/** GenAI operation names a span's data may name (a model call through svc's endpoint is `chat`). */
+const GEN_AI_OPERATIONS = ['chat', 'text_completion', 'embeddings'] as const;
 const text = z.string().min(1).optional().catch(undefined);
 
 const ErrorObject = z.object({ message: text }).catch({ message: undefined });
@@ -18,6 +20,8 @@ const SpanData = z
     toolName: text, tool: text,
     toolCallId: text, callId: text, tool_call_id: text,
     durationMs: count,
+    operation: z.enum(GEN_AI_OPERATIONS).optional().catch(undefined),
+    system: text,
     error: z.unknown().optional(),
     status: text,
   })
@@ -32,6 +36,10 @@ export interface EventFacts {
   costUsd?: number;
   callId?: string;
   durationMs?: number;
+  /** gen_ai.operation.name of a generic span (a model call: `chat`). */
+  operation?: string;
+  /** gen_ai.system: the provider a model call went to. */
+  system?: string;
   /** isError === true or ok === false. */
   failed: boolean;
   /** status is error, failed or failure. */
@@ -67,6 +75,8 @@ export function eventFacts(data: string): EventFacts {
     costUsd: usage.usd,
     callId: d.toolCallId ?? d.callId ?? d.tool_call_id,
     durationMs: d.durationMs,
+    operation: d.operation,
+    system: d.system,
     ...errorOf(d, toolFailed(raw)),
   };
 }

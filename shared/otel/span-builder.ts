@@ -191,7 +191,10 @@ export function createSpanBuilder(opts: SpanBuilderOptions = {}): SpanBuilder {
       endMs: Math.max(end.ts, startMs),
       error,
       ...(error && endFacts.errorMessage !== undefined ? { errorMessage: endFacts.errorMessage } : {}),
-      attributes: attributesOf({ family, start: startRow, end, toolName: facts.toolName, model: facts.model ?? endFacts.model, usage, unmatched: s === undefined }),
+      attributes: attributesOf({
+        family, start: startRow, end, toolName: facts.toolName, model: facts.model ?? endFacts.model,
+        operation: startFacts.operation ?? endFacts.operation, system: startFacts.system ?? endFacts.system, usage, unmatched: s === undefined,
+      }),
     }];
   };
 

@@ -13,6 +13,7 @@ import type { GatewaySession, RequestOptions } from '../gateway/client.ts';
 import type { Logger } from '../log.ts';
 import type { TeamChatPosts } from '../mcp/team-chat-posts.ts';
 import type { Redactor } from '../redact.ts';
+import type { BudgetGate } from './budget-halt.ts';
 import type { EntryWriter } from './entries.ts';
 import type { Executions } from './executions.ts';
 
@@ -53,6 +54,10 @@ export interface TeamChatContext {
   gateway: GatewayPort;
   redactor: Redactor;
   emit: TeamChatEmit;
+  /** The budgets runs spend under (budget-halt.ts); null when the host was given none (some unit tests). */
+  budgets: BudgetGate | null;
+  /** What per-call metering (call-meter.ts) spent for a run, forgotten now: its end meters only the rest. */
+  takeMetered(runId: string): number;
   turnBound: number;
   runTimeoutMs: number;
   /** How long a failed send waits for the connection before its one retry (10 s). */

@@ -21,6 +21,10 @@ import type { Logger } from '../log.ts';
 import { createTeamChatPosts } from '../mcp/team-chat-posts.ts';
 import { memoryStoreFor } from '../memory/index.ts';
 import { createRedactor } from '../redact.ts';
+import type { BudgetPolicy } from '../budgets/rows.ts';
+import type { BudgetGate } from './budget-halt.ts';
+import { createBudgetGate } from './budget-gate.ts';
+import { followCalls, type CallMeter } from './call-meter.ts';
 import type { ConfigurePayload, GatewayPort, TeamChatContext, TeamChatEmit } from './context.ts';
 import { createEntryWriter } from './entries.ts';
 import { createExecutions } from './executions.ts';
@@ -28,7 +32,7 @@ import { createOrchestrator, type Orchestrator } from './orchestrator.ts';
 import type { StopCounts } from './work.ts';
 import { recoverRunning } from './recovery.ts';
 import { createSpawnTracker } from './spawns.ts';
-import type { ChatIngest, ExchangeStart } from './schemas.ts';
+import type { BudgetHalt, ChatIngest, ExchangeStart } from './schemas.ts';
 
 export type { TeamChatEmit } from './context.ts';
 
@@ -38,6 +42,8 @@ export interface TeamChatHost {
   stop(p: { teamId: string }): Promise<StopCounts>;
   boardChanged(p: { teamId: string; taskId: string }): void;
   exchange(p: ExchangeStart): { exchangeId: string };
+  /** A budget reached its cap during a run (budget-halt.ts): halted is false when no run of that session is going. */
+  haltForBudget(p: BudgetHalt): { halted: boolean };
   stats(): { orchestrators: number; running: number; queued: number; runs: number };
   /** Closes the gateway connection; runs in flight are not aborted (the next start's recovery closes their rows). */
   close(): Promise<void>;
@@ -60,7 +66,13 @@ export interface TeamChatHostOptions {
   connect?: ConnectFn;
   /** How long a failed send waits for the connection before its one retry (default 10 s). */
   reconnectWaitMs?: number;
+  /** The budgets' warning threshold and hard cap, as the supervisor's config has them (default: 80 %, none). */
+  budgetPolicy?: BudgetPolicy;
+  /** The budgets runs spend under (default: the ledger on `db`); null: none (unit tests). */
+  budgets?: BudgetGate | null;
 }
+
+export const DEFAULT_BUDGET_POLICY: BudgetPolicy = Object.freeze({ warnPct: 80, hardCapUsdCents: null });
 
 export const RECONNECT_WAIT_MS = 10_000;
 /** How often idle orchestrators are looked for (at most; a short idleMs looks more often). */
@@ -169,6 +181,11 @@ export function createTeamChatHost(opts: TeamChatHostOptions): TeamChatHost {
     gateway,
     redactor,
     emit,
+    budgets:
+      opts.budgets === undefined
+        ? createBudgetGate({ db, tx, eventLog, now, policy: opts.budgetPolicy ?? DEFAULT_BUDGET_POLICY })
+        : opts.budgets,
+    takeMetered: (runId) => meter.take(runId),
     turnBound: opts.turnBound,
     runTimeoutMs: opts.runTimeoutMs,
     reconnectWaitMs: opts.reconnectWaitMs ?? RECONNECT_WAIT_MS,
@@ -194,6 +211,15 @@ export function createTeamChatHost(opts: TeamChatHostOptions): TeamChatHost {
     on: (event, handler) => connection.on(event, handler),
     onStatus: (handler) => connection.onStatus(handler),
     admit: (teamId, p) => orchestrator(teamId).admitSpawn(p),
+  });
+
+  // Unrouted model calls are spent into the budgets as each ends; a pause halts the run after that call.
+  const meter: CallMeter = followCalls(ctx, connection, (key, runId) => {
+    for (const o of orchestrators.values()) {
+      const t = o.meterTarget(key);
+      if (t) return t;
+    }
+    return spawns.meterTarget(runId);
   });
 
   const orchestrators = new Map<string, Orchestrator>();
@@ -241,6 +267,12 @@ export function createTeamChatHost(opts: TeamChatHostOptions): TeamChatHost {
     },
     boardChanged: ({ teamId }) => orchestrator(teamId).boardChanged(),
     exchange: (p) => orchestrator(p.teamId).exchange(p),
+    haltForBudget(p) {
+      // The session key names the team, but only a live orchestrator can have the run: none is created for a halt.
+      for (const o of orchestrators.values()) if (o.haltForBudget(p)) return { halted: true };
+      // A native delegation the gateway runs by itself (a spawned child, an announce run).
+      return { halted: spawns.haltForBudget(p) };
+    },
     stats() {
       sweep();
       const out = { orchestrators: orchestrators.size, running: spawns.running(), queued: 0, runs: evictedRuns };

@@ -7,12 +7,14 @@ import { COMMENT_MAX } from '../board/schemas.ts';
 import type { Task } from '../board/types.ts';
 import { messageOf } from '../errors.ts';
 import { uuidv7 } from '../ids.ts';
-import type { ChatIngest, ExchangeStart } from './schemas.ts';
+import type { BudgetHalt, ChatIngest, ExchangeStart } from './schemas.ts';
 import type { TeamChatContext } from './context.ts';
 import { readyDelegations, resultMessage, taskMessage } from './delegations.ts';
 import { runExchange, type ExchangeState } from './exchange.ts';
 import { buildPreamble, deliveryText } from './preamble.ts';
 import { newTraceId, startRun, type RunHandle, type RunOutcome } from './run.ts';
+import type { MeteredTarget } from './call-meter.ts';
+import { teamBudgetHooks } from './orchestrator-budget.ts';
 import { stopTeam } from './stop.ts';
 import type { Chain, Delivery, StopCounts, Trigger } from './work.ts';
 import { addressable, gatewaySessionKeyOf, handOvers, loadRoster, resolveTarget, sessionKeyOf, type RosterAgent, type TeamRoster } from './target.ts';
@@ -24,6 +26,10 @@ export interface Orchestrator {
   boardChanged(): void;
   exchange(p: ExchangeStart): { exchangeId: string };
   stop(): Promise<StopCounts>;
+  /** A budget reached its cap during the run of that session (budget-halt.ts); false when no run of it is going. */
+  haltForBudget(p: BudgetHalt): boolean;
+  /** The running turn of that gateway session key as per-call metering sees it (call-meter.ts), else null. */
+  meterTarget(gatewaySessionKey: string): MeteredTarget | null;
   /**
    * Counts a native delegation (spawns.ts) against its parent's chain: false
    * past the turn bound (`turn_bound_hit` and the bound note written, as for
@@ -47,6 +53,9 @@ export function createOrchestrator(ctx: TeamChatContext, teamId: string): Orches
   const claimed = new Set<string>();
   /** Delegations the turn bound dropped: not offered again while this orchestrator lives. */
   const boundDropped = new Set<string>();
+  /** `<chainId>\0<agentId>`: a budget halted the agent in that message; no further turn of it goes to the agent. */
+  const budgetHalted = new Set<string>();
+  const haltKey = (chainId: string, agentId: string) => `${chainId}\u0000${agentId}`;
   let last = now();
   let runs = 0;
   const touch = () => (last = now());
@@ -103,7 +112,18 @@ export function createOrchestrator(ctx: TeamChatContext, teamId: string): Orches
       data: { from: fromId, to: d.agent.id, reason, trigger: d.trigger },
     });
 
+  /** Drops the agent's queued deliveries of the chain and refuses its later ones (a budget halted it). */
+  const haltChain = (chain: Pick<Chain, 'id'>, agentId: string) => {
+    budgetHalted.add(haltKey(chain.id, agentId));
+    const q = queues.get(agentId);
+    if (q) queues.set(agentId, q.filter((d) => d.chain.id !== chain.id));
+  };
+
   const push = (d: Delivery) => {
+    if (budgetHalted.has(haltKey(d.chain.id, d.agent.id))) {
+      ctx.logger.info({ teamId, agentId: d.agent.id, chainId: d.chain.id }, 'team chat: delivery dropped, a budget halted this agent in this message');
+      return;
+    }
     const q = queues.get(d.agent.id) ?? [];
     q.push(d);
     queues.set(d.agent.id, q);
@@ -163,6 +183,7 @@ export function createOrchestrator(ctx: TeamChatContext, teamId: string): Orches
 
   /** What a run's end sets going: the task's settlement, its result to the lead, hand-overs in the reply. */
   function after(d: Delivery, h: RunHandle, o: RunOutcome): void {
+    if (o.budgetStop) haltChain(d.chain, d.agent.id);
     if (o.state === 'cancelled') return;
     const roster = loadRoster(domain, teamId);
     if (d.trigger === 'delegation' && d.taskId) settleTask(d, h, o, roster);
@@ -289,6 +310,8 @@ export function createOrchestrator(ctx: TeamChatContext, teamId: string): Orches
       touch();
       return counts;
     },
+
+    ...teamBudgetHooks(ctx, teamId, { running, exchanges }, haltChain),
 
     idle: () => running.size === 0 && exchanges.size === 0 && [...queues.values()].every((q) => q.length === 0),
     lastActive: () => last,

@@ -5,76 +5,34 @@
 // `cost` event, or the failure recorded (what had streamed kept, a
 // `system`/`meta` entry, `error` event, status error). A send that fails
 // because the connection is down is retried once after waiting for it.
+// Budgets (issue 22, budget-halt.ts): a send is not made while a paused cap
+// budget applies; a run halted for a budget ends `cancelled` naming it; the
+// spend of calls that did not pass svc's model endpoint is metered as each
+// call ends (call-meter.ts), what that missed when the run ends, and a budget
+// that spend pauses halts the rest of the message.
 import { randomBytes } from 'node:crypto';
 import { messageOf } from '../errors.ts';
-import type { EventInput } from '../events/types.ts';
 import { sendChat, type ChatTurn } from '../gateway/chat.ts';
 import type { GatewaySession } from '../gateway/client.ts';
 import { GatewayError } from '../gateway/frames.ts';
 import { uuidv7 } from '../ids.ts';
 import type { TeamChatContext } from './context.ts';
 import { isAnnounceRunId } from './spawn-keys.ts';
-import type { RosterAgent } from './target.ts';
 import { readRunUsage, recordCompletion } from './completion.ts';
+import { blocked, budgetNote, checkBudgets, halted, meteredRun, meterSpend } from './run-budget.ts';
+import { abortQuietly, keepStreamed, runEventBase } from './run-parts.ts';
+import type { RunHandle, RunOutcome, RunSpec } from './run-types.ts';
 import type { RunUsage } from './usage.ts';
 
-export interface RunSpec {
-  teamId: string;
-  agent: RosterAgent;
-  /** svc's transcript key (also the executions row's session key). */
-  sessionKey: string;
-  gatewaySessionKey: string;
-  /** The full text sent: preamble, marker, message. */
-  text: string;
-  /** `user`, `handover`, `delegation`, `result`, `exchange`. */
-  trigger: string;
-  taskId: string | null;
-  chainId: string;
-  traceId: string;
-  parentSpanId: string | null;
-  /** Team deliveries write transcript entries; exchange turns only post to the room. */
-  transcript: boolean;
-}
+export { abortQuietly, runEventBase } from './run-parts.ts';
 
-export interface RunOutcome {
-  state: 'final' | 'error' | 'cancelled';
-  text: string;
-  error: string | null;
-  runId: string | null;
-}
-
-export interface RunHandle {
-  readonly executionId: string;
-  readonly spanId: string;
-  readonly spec: RunSpec;
-  runId: string | null;
-  /** The running text so far (replace semantics). */
-  text: string;
-  /** Set by a stop: the run is being aborted and its row is already `cancelled`. */
-  stopped: boolean;
-  /** Aborted by a stop: ends a wait for the gateway at once. */
-  readonly abort: AbortController;
-  readonly done: Promise<RunOutcome>;
-}
+export type { RunHandle, RunOutcome, RunSpec } from './run-types.ts';
 
 /** Gateway codes that mean the connection, not the run, failed: the send is retried once. */
 const CONNECTION_CODES: ReadonlySet<string> = new Set(['CLOSED', 'UNAVAILABLE', 'UNREACHABLE']);
 
 export const newTraceId = (): string => randomBytes(16).toString('hex');
 const newSpanId = (): string => randomBytes(8).toString('hex');
-
-/** The fields every event of a run carries: who, which task, and where it sits in the chain's trace. */
-export function runEventBase(spec: RunSpec, spanId: string): Omit<EventInput, 'kind'> {
-  return {
-    teamId: spec.teamId,
-    agentId: spec.agent.id,
-    taskId: spec.taskId,
-    traceId: spec.traceId,
-    spanId,
-    parentSpanId: spec.parentSpanId,
-    correlationId: spec.chainId,
-  };
-}
 
 /** Starts a run: its row, event and status are written before this returns; the gateway part goes on in `done`. */
 export function startRun(ctx: TeamChatContext, spec: RunSpec): RunHandle {
@@ -109,6 +67,7 @@ export function startRun(ctx: TeamChatContext, spec: RunSpec): RunHandle {
     runId: null,
     text: '',
     stopped: false,
+    halted: null,
     abort: new AbortController(),
     done: Promise.resolve<RunOutcome>({ state: 'cancelled', text: '', error: null, runId: null }),
   };
@@ -133,6 +92,9 @@ async function drive(ctx: TeamChatContext, h: RunHandle): Promise<RunOutcome> {
   for (let attempt = 0; ; attempt++) {
     if (ctx.closed()) return { state: 'cancelled', text: h.text, error: null, runId: h.runId };
     if (h.stopped) return cancelled(ctx, h);
+    if (h.halted) return halted(ctx, h);
+    const block = checkBudgets(ctx, h);
+    if (block) return blocked(ctx, h, block);
     let turn: ChatTurn;
     try {
       if (!session) throw new GatewayError({ code: 'UNAVAILABLE', message: 'gateway not connected' });
@@ -140,6 +102,7 @@ async function drive(ctx: TeamChatContext, h: RunHandle): Promise<RunOutcome> {
     } catch (err) {
       if (ctx.closed()) return { state: 'cancelled', text: h.text, error: null, runId: h.runId };
       if (h.stopped) return cancelled(ctx, h);
+      if (h.halted) return halted(ctx, h);
       const e = err instanceof GatewayError ? err : new GatewayError({ code: 'UNKNOWN', message: messageOf(err) });
       if (e.code === 'CLOSED' && h.runId !== null) ctx.gateway.cutOff(h.spec.gatewaySessionKey);
       const down = CONNECTION_CODES.has(e.code) || (e.code === 'TIMEOUT' && h.runId === null);
@@ -156,9 +119,13 @@ async function drive(ctx: TeamChatContext, h: RunHandle): Promise<RunOutcome> {
     }
     h.runId = turn.runId;
     if (h.stopped) return cancelled(ctx, h);
+    if (turn.state === 'final') h.text = turn.text;
+    if (h.halted) return halted(ctx, h);
     if (turn.state === 'final') {
-      h.text = turn.text;
-      return complete(ctx, h, await readRunUsage(ctx, h.spec.gatewaySessionKey, turn.runId));
+      const usage = await readRunUsage(ctx, h.spec.gatewaySessionKey, turn.runId);
+      if (h.stopped) return cancelled(ctx, h);
+      if (h.halted) return halted(ctx, h);
+      return complete(ctx, h, usage);
     }
     return fail(ctx, h, turn.state === 'aborted' ? 'the run was aborted at the gateway' : (turn.errorMessage ?? 'run failed'));
   }
@@ -197,27 +164,14 @@ async function send(ctx: TeamChatContext, h: RunHandle, session: GatewaySession)
   }
 }
 
-/** Best effort: a run the orchestrator gave up on should not go on spending at the gateway. */
-export function abortQuietly(ctx: TeamChatContext, h: Pick<RunHandle, 'runId' | 'spec'>): Promise<boolean> {
-  const params = h.runId ? { sessionKey: h.spec.gatewaySessionKey, runId: h.runId } : { sessionKey: h.spec.gatewaySessionKey };
-  return ctx.gateway.request('chat.abort', params, { timeoutMs: 5000, waitMs: 0 }).then(
-    () => true,
-    (err: unknown) => {
-      // The run ends on our side either way; a gateway that is gone has nothing left to abort.
-      ctx.logger.warn({ err: messageOf(err) }, 'team chat: chat.abort failed');
-      return false;
-    },
-  );
-}
-
 function complete(ctx: TeamChatContext, h: RunHandle, usage: RunUsage): RunOutcome {
   const { spec } = h;
   const runId = h.runId as string;
-  ctx.tx.run(() => {
+  const { unroutedUsd } = ctx.tx.run(() => {
     if (spec.transcript && h.text !== '') {
       ctx.entries.reply({ teamId: spec.teamId, agentId: spec.agent.id, sessionKey: spec.sessionKey, text: h.text, runId, trigger: spec.trigger, taskId: spec.taskId });
     }
-    recordCompletion(ctx, {
+    return recordCompletion(ctx, {
       executionId: h.executionId,
       teamId: spec.teamId,
       agentId: spec.agent.id,
@@ -230,15 +184,10 @@ function complete(ctx: TeamChatContext, h: RunHandle, usage: RunUsage): RunOutco
     });
   });
   if (!h.stopped) ctx.emit('status', { teamId: spec.teamId, agentId: spec.agent.id, status: 'idle' });
-  return { state: 'final', text: h.text, error: null, runId };
-}
-
-/** Keeps what had streamed as the agent's entry: nothing shown to the user is lost. */
-function keepStreamed(ctx: TeamChatContext, h: RunHandle): void {
-  const { spec } = h;
-  if (spec.transcript && h.text !== '' && h.runId) {
-    ctx.entries.reply({ teamId: spec.teamId, agentId: spec.agent.id, sessionKey: spec.sessionKey, text: h.text, runId: h.runId, trigger: spec.trigger, taskId: spec.taskId });
-  }
+  // The run is over: a budget its spend paused stops the rest of its message (the fallback's guarantee: after the run).
+  const stop = meterSpend(ctx, meteredRun(h), usage, unroutedUsd);
+  if (stop) ctx.tx.run(() => budgetNote(ctx, h, stop));
+  return { state: 'final', text: h.text, error: null, runId, ...(stop ? { budgetStop: stop } : {}) };
 }
 
 function fail(ctx: TeamChatContext, h: RunHandle, why: string): RunOutcome {

@@ -99,3 +99,16 @@ export type ExchangeStart = z.infer<typeof ExchangeStart>;
 /** An agent's run status on the stream (spec "Team chat run effects"). */
 export const AgentRunStatus = z.enum(['running', 'idle', 'error']);
 export type AgentRunStatus = z.infer<typeof AgentRunStatus>;
+
+/**
+ * A budget reached its cap during a run (design22 "Team chat"): `sessionKey` is the gateway's session
+ * key of the run (the model endpoint reads it from the call's `Runtime:` line); `budgetLabel` as
+ * shared/budgets budgetLabel() words it.
+ */
+export const BudgetHalt = z.object({
+  agentId: z.string().min(1),
+  sessionKey: z.string().min(1),
+  budgetLabel: z.string().min(1),
+  budgetId: z.string().min(1),
+});
+export type BudgetHalt = z.infer<typeof BudgetHalt>;

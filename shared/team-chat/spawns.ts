@@ -28,6 +28,10 @@ import { newTraceId } from './run.ts';
 import { announceSource, isAnnounceRunId, spawnArgsOf, spawnLabel, spawnResultOf, subagentKeyAgent, teamKeyParts, type SpawnArgs } from './spawn-keys.ts';
 import { loadRoster, addressable, sessionKeyOf, type RosterAgent } from './target.ts';
 import { readRunUsage, recordCompletion } from './completion.ts';
+import { meterSpend } from './run-budget.ts';
+import { budgetStopReason, isRunAgent, isRunSession } from './budget-halt.ts';
+import type { MeteredTarget } from './call-meter.ts';
+import type { BudgetHalt } from './schemas.ts';
 import type { RunUsage } from './usage.ts';
 
 export const CONNECTION_LOST = 'the gateway connection was lost during the run';
@@ -53,6 +57,10 @@ export interface SpawnTrackerDeps {
 export interface SpawnTracker {
   /** Aborts the team's running children and announce runs; their rows become `cancelled`. */
   stopTeam(teamId: string): Promise<{ aborted: number; cancelled: number }>;
+  /** A budget reached its cap during a tracked run of that gateway session (budget-halt.ts): it ends `cancelled` naming the budget. */
+  haltForBudget(p: BudgetHalt): boolean;
+  /** A tracked run as per-call metering sees it (call-meter.ts), null when it is not tracked. */
+  meterTarget(runId: string): MeteredTarget | null;
   /** Runs tracked now (the host's stats). */
   running(): number;
   close(): void;
@@ -399,8 +407,8 @@ export function createSpawnTracker(ctx: TeamChatContext, deps: SpawnTrackerDeps)
 
   function complete(t: Tracked, usage: RunUsage): void {
     if (ctx.closed()) return;
-    ctx.tx.run(() => {
-      const { costUsd } = recordCompletion(ctx, {
+    const { unroutedUsd } = ctx.tx.run(() => {
+      const done = recordCompletion(ctx, {
         executionId: t.executionId,
         teamId: t.teamId,
         agentId: t.agent.id,
@@ -413,10 +421,13 @@ export function createSpawnTracker(ctx: TeamChatContext, deps: SpawnTrackerDeps)
         setIdle: t.known,
       });
       if (t.text !== '') {
-        ctx.entries.reply({ teamId: t.teamId, agentId: t.agent.id, sessionKey: t.sessionKey, text: t.text, runId: t.runId, trigger: t.kind, taskId: t.taskId, ...refsOf(t), costUsd });
+        ctx.entries.reply({ teamId: t.teamId, agentId: t.agent.id, sessionKey: t.sessionKey, text: t.text, runId: t.runId, trigger: t.kind, taskId: t.taskId, ...refsOf(t), costUsd: done.costUsd });
       }
+      return done;
     });
     ctx.emit('status', { teamId: t.teamId, agentId: t.agent.id, status: 'idle' });
+    // Fallback metering of the gateway's own runs; a budget this pauses blocks their agents' next sends (run.ts).
+    meterSpend(ctx, meteredOf(t), usage, unroutedUsd);
   }
 
   /** Ends a tracked run that did not finish: what streamed is kept, a note under its key, the row `status`. True when this ended the row. */
@@ -442,6 +453,12 @@ export function createSpawnTracker(ctx: TeamChatContext, deps: SpawnTrackerDeps)
     return ended;
   }
 
+  function haltTracked(t: Tracked, budgetLabel: string): void {
+    if (fail(t, budgetStopReason(budgetLabel), 'cancelled')) void abortAtGateway(t.gatewaySessionKey, t.runId);
+  }
+
+  const meteredOf = (t: Tracked) => ({ scope: { agentId: t.agent.id, teamId: t.teamId, taskId: t.taskId }, base: baseOf(t), executionId: t.executionId, runId: t.runId });
+
   function onStatus(s: ConnectionStatus): void {
     if (s.state === 'connected' || closed) return;
     // The gateway restarted or crashed: nothing it was running for a team stays `running` in svc.
@@ -459,6 +476,16 @@ export function createSpawnTracker(ctx: TeamChatContext, deps: SpawnTrackerDeps)
       for (const t of stopped) if (fail(t, STOPPED_BY_USER, 'cancelled')) cancelled++;
       await Promise.all(stopped.map((t) => abortAtGateway(t.gatewaySessionKey, t.runId)));
       return { aborted: stopped.length, cancelled };
+    },
+    haltForBudget(p) {
+      const t = [...runs.values()].find((r) => isRunAgent(r.agent, p.agentId) && isRunSession(r, p.sessionKey));
+      if (!t) return false;
+      haltTracked(t, p.budgetLabel);
+      return true;
+    },
+    meterTarget(runId) {
+      const t = runs.get(runId);
+      return t ? { ...meteredOf(t), halt: (stop) => haltTracked(t, stop.budgetLabel) } : null;
     },
     running: () => runs.size,
     close() {

@@ -3,6 +3,9 @@
 // message per model call, each with `usage.input` / `usage.output`,
 // `provider`, `model` and `__openclaw.runId`. A run with tool calls has
 // several; they are summed. The `chat` final event carries no usage.
+// A call whose provider is `svc-<agent>` went through svc's model endpoint
+// (issue 22), which already recorded its cost and spend: the sum keeps such
+// calls apart, so the run's cost record and budget spend count only the rest.
 import { z } from 'zod';
 
 const HistoryMessage = z.object({
@@ -14,29 +17,63 @@ const HistoryMessage = z.object({
 });
 const History = z.object({ messages: z.array(z.unknown()).catch([]) });
 
+/** Tokens of some of a run's model calls. */
+export interface CallsUsage {
+  /** Model calls (assistant messages) counted. */
+  calls: number;
+  inputTokens: number;
+  outputTokens: number;
+  /** `<provider>/<model>` of the last such call, null when none named one. */
+  model: string | null;
+}
+
 export interface RunUsage {
+  /** The whole run (every call): what the executions row shows. */
   inputTokens: number;
   outputTokens: number;
   /** `<provider>/<model>` as the gateway names it (shared/pricing.ts strips the provider), null when unknown. */
   model: string | null;
+  /** The calls that went through svc's model endpoint (provider `svc-*`): counted there already. */
+  routed: CallsUsage;
+  /** The other calls: svc learns of them only here, so the run records their cost and meters their spend. */
+  unrouted: CallsUsage;
 }
+
+/** The provider prefix of the per-agent providers svc's routing writes into the gateway's config. */
+export const ROUTED_PROVIDER_PREFIX = 'svc-';
 
 /** How many history messages are read: a run's model calls are among the last ones of its session. */
 export const HISTORY_LIMIT = 100;
 
 const count = (n: number | undefined) => (typeof n === 'number' && Number.isFinite(n) && n > 0 ? Math.trunc(n) : 0);
 
-/** Sums the usage of the assistant messages of `runId` in a `chat.history` answer. */
+const noCalls = (): CallsUsage => ({ calls: 0, inputTokens: 0, outputTokens: 0, model: null });
+
+/** A run with no usage known (the history could not be read, or nothing ran). */
+export const noUsage = (): RunUsage => ({ inputTokens: 0, outputTokens: 0, model: null, routed: noCalls(), unrouted: noCalls() });
+
+/** Whether a call's provider is one of svc's per-agent routing providers. */
+export const isRoutedProvider = (provider: string | null | undefined): boolean => !!provider && provider.toLowerCase().startsWith(ROUTED_PROVIDER_PREFIX);
+
+/** Sums the usage of the assistant messages of `runId` in a `chat.history` answer, routed and unrouted apart. */
 export function usageOfRun(history: unknown, runId: string): RunUsage {
+  const out = noUsage();
   const parsed = History.safeParse(history);
-  const out: RunUsage = { inputTokens: 0, outputTokens: 0, model: null };
   if (!parsed.success) return out;
   for (const raw of parsed.data.messages) {
     const m = HistoryMessage.safeParse(raw);
     if (!m.success || m.data.role !== 'assistant' || m.data.__openclaw?.runId !== runId) continue;
-    out.inputTokens += count(m.data.usage?.input);
-    out.outputTokens += count(m.data.usage?.output);
-    if (m.data.model) out.model = m.data.provider ? `${m.data.provider}/${m.data.model}` : m.data.model;
+    const input = count(m.data.usage?.input);
+    const output = count(m.data.usage?.output);
+    const model = m.data.model ? (m.data.provider ? `${m.data.provider}/${m.data.model}` : m.data.model) : null;
+    const part = isRoutedProvider(m.data.provider) ? out.routed : out.unrouted;
+    part.calls++;
+    part.inputTokens += input;
+    part.outputTokens += output;
+    if (model) part.model = model;
+    out.inputTokens += input;
+    out.outputTokens += output;
+    if (model) out.model = model;
   }
   return out;
 }

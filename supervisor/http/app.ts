@@ -24,6 +24,7 @@ import { evalRoutes } from './routes/eval.ts';
 import { settingsRoutes } from './routes/settings.ts';
 import { systemRoutes } from './routes/system.ts';
 import { systemConfigRoutes } from './routes/system-config.ts';
+import { modelRoutingRoutes } from './routes/model-routing.ts';
 import { execSettingsRoutes } from './routes/exec-settings.ts';
 import { execAllowlistRoutes } from './routes/exec-allowlist.ts';
 import { teamContextRoutes } from './routes/team-context.ts';
@@ -38,10 +39,13 @@ import { graphLayoutRoutes } from './routes/graph-layout.ts';
 import { personalityRoutes } from './routes/personality.ts';
 import { skillsRoutes } from './routes/skills.ts';
 import { governanceRoutes } from './routes/governance.ts';
+import { budgetsRoutes } from './routes/budgets.ts';
 import { approvalsHistoryRoutes } from './routes/approvals-history.ts';
 import { catalogRoutes } from './routes/catalog.ts';
 import { toolsRoutes } from './routes/tools.ts';
 import { MCP_SERVER_ROUTE, mcpRoutes } from './routes/mcp.ts';
+import { MODEL_ROUTE, modelEndpointRoutes } from './routes/model-endpoint.ts';
+import { modelCallsRoutes } from './routes/model-calls.ts';
 import { MCP_BINDING_HEADER } from '../../shared/mcp/binding.ts';
 
 export const BODY_LIMIT_BYTES = 2 * 1024 * 1024;
@@ -114,6 +118,9 @@ export function buildApp(deps: AppDeps, opts: BuildAppOptions = {}): FastifyInst
       const problem = hostGuardVerdict(req.headers, guard);
       if (problem) return void reply.code(403).send({ error: `forbidden: ${problem}` });
     }
+    // svc's model endpoint checks its own per-agent token (routes/model-endpoint.ts);
+    // a busy gateway must not be throttled by the dashboard's limit.
+    if (req.routeOptions.url === MODEL_ROUTE) return done();
     if (limiter !== null) {
       const retryAfter = limiter.hit(req.ip);
       if (retryAfter !== null) return void reply.code(429).header('Retry-After', String(retryAfter)).send(limiter.refusal);
@@ -139,6 +146,7 @@ export function buildApp(deps: AppDeps, opts: BuildAppOptions = {}): FastifyInst
   evalRoutes(app, deps);
   systemRoutes(app, deps);
   systemConfigRoutes(app, deps);
+  modelRoutingRoutes(app, deps);
   // The spec: /api/cost-records/summary, /api/exec-settings/all and
   // /api/exec-allowlist/revoke before their shorter prefixes.
   costRecordsRoutes(app, deps);
@@ -160,10 +168,13 @@ export function buildApp(deps: AppDeps, opts: BuildAppOptions = {}): FastifyInst
   personalityRoutes(app, deps);
   skillsRoutes(app, deps);
   governanceRoutes(app, deps);
+  budgetsRoutes(app, deps);
   approvalsHistoryRoutes(app, deps);
   catalogRoutes(app, deps);
   toolsRoutes(app, deps);
   mcpRoutes(app, deps);
+  modelCallsRoutes(app, deps);
+  void app.register(async (scope) => modelEndpointRoutes(scope, deps));
 
   const ui = createStaticUi(deps.config.uiDist);
   app.setNotFoundHandler((req, reply) => {

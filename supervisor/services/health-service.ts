@@ -1,7 +1,8 @@
 // Caches the boot report's checks. Before the boot probe finishes, a request
 // computes one on demand; concurrent requests share one computation. The
-// workers' supervision state is always read fresh: a worker that went down
-// after boot must show as down without a recheck.
+// workers' supervision state and the budget posture are always read fresh: a
+// worker that went down after boot must show as down without a recheck, and a
+// cap budget created after boot changes the posture.
 import type { BootReport } from '../../shared/health/types.ts';
 import { runBootProbe, type ReportDeps } from '../../shared/health/report.ts';
 
@@ -27,7 +28,13 @@ export function createHealthService(deps: () => ReportDeps): HealthService & { b
     return r;
   };
   return {
-    get: async () => (cached ? { ...cached, workers: await deps().workers() } : compute()),
+    // Workers and the budget posture change after boot: read fresh on every get.
+    get: async () => {
+      if (!cached) return compute();
+      const d = deps();
+      const budgetPosture = d.budgetPosture?.() ?? cached.config.budgetPosture;
+      return { ...cached, config: { ...cached.config, budgetPosture }, workers: await d.workers() };
+    },
     recheck: computeAndCache,
     boot: computeAndCache,
   };

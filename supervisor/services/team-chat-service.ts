@@ -16,7 +16,7 @@ import type { Domain } from '../../shared/domain.ts';
 import type { EventRow } from '../../shared/events/types.ts';
 import { uuidv7 } from '../../shared/ids.ts';
 import type { Redactor } from '../../shared/redact.ts';
-import type { ChatIngest, ExchangeStart } from '../../shared/team-chat/schemas.ts';
+import type { BudgetHalt, ChatIngest, ExchangeStart } from '../../shared/team-chat/schemas.ts';
 import type { GatewayLink } from './gateway-link.ts';
 import type { CachedSettingsService } from './settings-service.ts';
 import type { StreamHub } from './stream-hub.ts';
@@ -36,6 +36,13 @@ export interface TeamChatService {
   ingest(p: ChatIngest): Promise<IngestResult>;
   stop(teamId: string): Promise<StopResult>;
   exchange(p: ExchangeStart): Promise<{ exchangeId: string }>;
+  /**
+   * A budget reached its cap during a run of `agentId` (design22 "Team chat"): the run of that gateway
+   * session key is aborted, a `system`/`meta` entry names the budget, no further turn of that message
+   * goes to the agent. An unknown session is a no-op. Never rejects: the refusal or the pause already
+   * stopped the spend; a worker that cannot be reached is logged.
+   */
+  haltForBudget(input: BudgetHalt): Promise<void>;
   /** The host's counters (health's `workers`), or null when the worker does not run or answer. */
   stats(): Promise<Record<string, number> | null>;
   close(): Promise<void>;
@@ -105,6 +112,11 @@ export function createTeamChatService(opts: TeamChatServiceOptions): TeamChatSer
     ingest: (p) => target.ingest({ ...p, entryId: p.entryId ?? `user-${uuidv7()}` }),
     stop: (teamId) => target.stop(teamId),
     exchange: (p) => target.exchange(p),
+    haltForBudget: (p) =>
+      target.haltForBudget(p).then(
+        ({ halted }) => log.debug({ agentId: p.agentId, budgetId: p.budgetId, halted }, 'team chat: budget halt'),
+        (err: unknown) => log.warn({ err, agentId: p.agentId, budgetId: p.budgetId }, 'team chat: budget halt did not reach the worker'),
+      ),
     stats: () => target.stats(),
     async close() {
       unfollow();

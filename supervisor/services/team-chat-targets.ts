@@ -11,8 +11,9 @@ import type { Db } from '../../shared/db/open.ts';
 import type { DeviceIdentity } from '../../shared/gateway/device-identity.ts';
 import type { Logger } from '../../shared/log.ts';
 import type { SvcPaths } from '../../shared/paths.ts';
+import type { BudgetPolicy } from '../../shared/budgets/rows.ts';
 import { createTeamChatHost, type TeamChatHost } from '../../shared/team-chat/host.ts';
-import type { ChatIngest, ExchangeStart } from '../../shared/team-chat/schemas.ts';
+import type { BudgetHalt, ChatIngest, ExchangeStart } from '../../shared/team-chat/schemas.ts';
 import { workerEntry, type Service, type Supervisor } from './supervision.ts';
 
 export type C = typeof teamChatContract;
@@ -45,9 +46,13 @@ export interface Target {
   stop(teamId: string): Promise<StopResult>;
   boardChanged(teamId: string, taskId: string): void;
   exchange(p: ExchangeStart): Promise<{ exchangeId: string }>;
+  haltForBudget(p: BudgetHalt): Promise<{ halted: boolean }>;
   stats(): Promise<Record<string, number> | null>;
   close(): Promise<void>;
 }
+
+/** The budgets' policy as svc's config has it (SVC_BUDGET_WARN_PCT, SVC_BUDGET_HARD_CAP_USD_CENTS). */
+export const budgetPolicyOf = (config: Config): BudgetPolicy => ({ warnPct: config.budgetWarnPct, hardCapUsdCents: config.budgetHardCapUsdCents });
 
 export function hereTarget(opts: TargetDeps, emit: TeamChatEmitHandler, configurePayload: () => ConfigurePayload): Target {
   const create = opts.createHost ?? createTeamChatHost;
@@ -60,6 +65,7 @@ export function hereTarget(opts: TargetDeps, emit: TeamChatEmitHandler, configur
     turnBound: opts.config.teamChatTurnBound,
     idleMs: opts.config.teamChatIdleMs,
     runTimeoutMs: opts.config.teamChatRunTimeoutMs,
+    budgetPolicy: budgetPolicyOf(opts.config),
     emit,
   });
   // Configured on first use: an app that never chats (most inject() tests)
@@ -80,6 +86,8 @@ export function hereTarget(opts: TargetDeps, emit: TeamChatEmitHandler, configur
     stop: (teamId) => ready().stop({ teamId }),
     boardChanged: (teamId, taskId) => ready().boardChanged({ teamId, taskId }),
     exchange: async (p) => ready().exchange(p),
+    // A host never configured runs nothing: there is nothing to halt, and no gateway connection is opened for it.
+    haltForBudget: async (p) => (configured ? host.haltForBudget(p) : { halted: false }),
     stats: async () => host.stats(),
     close: () => host.close(),
   };
@@ -130,6 +138,8 @@ export function workerTarget(
       idleMs: opts.config.teamChatIdleMs,
       runTimeoutMs: opts.config.teamChatRunTimeoutMs,
       logLevel: opts.config.logLevel,
+      budgetWarnPct: budgetPolicyOf(opts.config).warnPct,
+      budgetHardCapUsdCents: budgetPolicyOf(opts.config).hardCapUsdCents,
     }),
     onStart: (client) => {
       ready = false;
@@ -187,6 +197,7 @@ export function workerTarget(
     stop: (teamId) => call('stop', { teamId }),
     boardChanged,
     exchange: (p) => call('exchange', p),
+    haltForBudget: (p) => call('haltForBudget', p),
     async stats() {
       if (!worker || !ready || worker.status().state !== 'running') return null;
       const r = await worker.request('stats', {}, { timeoutMs: 1000 });

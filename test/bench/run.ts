@@ -9,8 +9,10 @@ import { availableParallelism } from 'node:os';
 import { REPO_ROOT } from '../helpers/server.ts';
 import { boardClaim } from './board-claim.ts';
 import { boot } from './boot.ts';
+import { budgets } from './budgets.ts';
 import { fmt } from './lib/stats.ts';
 import { mcp } from './mcp.ts';
+import { modelEndpoint } from './model-endpoint.ts';
 import { obsIngest } from './obs-ingest.ts';
 import { obsReads } from './obs-reads.ts';
 import { DIST_ENTRY } from './lib/svc.ts';
@@ -22,7 +24,7 @@ import { teamChat } from './team-chat.ts';
 import { teamsList } from './teams-list.ts';
 import { uiBench } from './ui.ts';
 
-const ALL: Benchmark[] = [settingsThroughput, teamsList, sseFanout, boardClaim, boot, obsIngest, obsReads, skillScan, mcp, teamChat, uiBench];
+const ALL: Benchmark[] = [settingsThroughput, teamsList, sseFanout, boardClaim, boot, obsIngest, obsReads, skillScan, mcp, teamChat, uiBench, budgets, modelEndpoint];
 
 interface Row extends Partial<BenchResult> {
   name: string;

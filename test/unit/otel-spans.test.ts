@@ -213,3 +213,26 @@ void test('Trace metrics and OTLP export: a trace costs the same in the built-in
   assert.equal(span?.attributes['gen_ai.usage.input_tokens'], 3010);
   assert.equal(span?.attributes['gen_ai.usage.output_tokens'], metrics.outputTokens);
 });
+
+void test('Observability: OTLP export makes a model call through svc a GenAI `chat` span with its provider, tokens and USD (issue 22)', () => {
+  // The rows shared/model-proxy/records.ts writes for one finished call.
+  const ctx = { agentId: 'alice', teamId: 'team-a', traceId: W3C_TRACE, spanId: 'call-1', parentSpanId: 'exec-1', correlationId: 'mc-1' };
+  const [span, ...rest] = feed([
+    row('span_start', { ...ctx, data: { name: 'chat fake/gpt-4o', model: 'fake/gpt-4o', operation: 'chat', system: 'fake' } }),
+    row('cost', { ...ctx, data: { modelCallId: 'mc-1', model: 'fake/gpt-4o', inputTokens: 1200, outputTokens: 80, usd: 0.0038, source: 'svc-endpoint' } }),
+    row('span_end', { ...ctx, data: { name: 'chat fake/gpt-4o', model: 'fake/gpt-4o', durationMs: 120, outcome: 'ok', status: 'ok' } }),
+  ]);
+  assert.equal(rest.length, 0);
+  assert.ok(span);
+  assert.equal(span.name, 'chat fake/gpt-4o');
+  assert.equal(span.parentSpanId, otelSpanId('exec-1'));
+  assert.equal(span.attributes['gen_ai.operation.name'], 'chat');
+  assert.equal(span.attributes['gen_ai.system'], 'fake');
+  assert.equal(span.attributes['gen_ai.request.model'], 'fake/gpt-4o');
+  assert.equal(span.attributes['gen_ai.usage.input_tokens'], 1200);
+  assert.equal(span.attributes['gen_ai.usage.output_tokens'], 80);
+  assert.equal(span.attributes['svc.cost_usd'], 0.0038);
+  // A generic span names no operation of its own unless its data says so.
+  const [plain] = feed([row('span_start', { spanId: 'x', data: { name: 'plan' } }), row('span_end', { spanId: 'x' })]);
+  assert.equal(plain?.attributes['gen_ai.operation.name'], undefined);
+});

@@ -48,6 +48,7 @@ const server = serveChannel(teamChatContract, port, {
     return {};
   },
   exchange: (p) => theHost().exchange(p),
+  haltForBudget: (p) => theHost().haltForBudget(p),
   stats: () => theHost().stats(),
   shutdown: async () => {
     await host?.close();
@@ -66,6 +67,7 @@ host = createTeamChatHost({
   turnBound: data.turnBound,
   idleMs: data.idleMs,
   runTimeoutMs: data.runTimeoutMs,
+  budgetPolicy: { warnPct: data.budgetWarnPct, hardCapUsdCents: data.budgetHardCapUsdCents },
   emit: (event, payload) => server.emit(event, payload),
 });
 server.emit('ready', {});

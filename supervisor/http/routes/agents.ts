@@ -25,9 +25,11 @@ export function agentsRoutes(app: FastifyInstance, deps: AppDeps): void {
     return { agent };
   });
 
-  app.post('/api/agents', { config: { badJsonMessage: BODY_REQUIRED } }, async (req) => ({
-    agent: agents.create(parseOr400(AgentCreateSchema, objectBody(req.body, BODY_REQUIRED))),
-  }));
+  app.post('/api/agents', { config: { badJsonMessage: BODY_REQUIRED } }, async (req) => {
+    const agent = agents.create(parseOr400(AgentCreateSchema, objectBody(req.body, BODY_REQUIRED)));
+    await deps.modelRouting.sync('agent created');
+    return { agent };
+  });
 
   app.patch<{ Params: { id?: string } }>('/api/agents/:id', { config: { badJsonMessage: BODY_REQUIRED } }, async (req) => {
     const id = requireParam(req.params.id, ID_REQUIRED);
@@ -40,6 +42,7 @@ export function agentsRoutes(app: FastifyInstance, deps: AppDeps): void {
   app.delete<{ Params: { id?: string } }>('/api/agents/:id', async (req) => {
     const deleted = agents.remove(requireParam(req.params.id, ID_REQUIRED));
     if (deleted) await delegation.sync('agent deleted');
+    if (deleted) await deps.modelRouting.sync('agent deleted');
     return { ok: true, deleted };
   });
 }

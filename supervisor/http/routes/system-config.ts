@@ -17,6 +17,7 @@ import { autoConfigureAndConnect, configureAndConnect, patchGatewayConfig } from
 import { gatewayConfigView } from '../../../shared/gateway/config-view.ts';
 import type { GatewaySettingsTarget } from '../../../shared/gateway/settings-sync.ts';
 import { findProvider, KEYLESS_PROVIDER } from '../../../shared/gateway/providers.ts';
+import { heldKeyFlags } from '../../../shared/model-routing/upstreams.ts';
 import type { AppDeps } from '../../deps.ts';
 import { badRequest, internalError } from '../http-error.ts';
 import { objectBody } from '../validate.ts';
@@ -68,20 +69,25 @@ export function systemConfigRoutes(app: FastifyInstance, deps: AppDeps): void {
     const keyless = findProvider(provider.data)?.keyless === true;
     if (!keyless && body.apiKey === undefined) throw badRequest(M.apiKeyRequired);
     const input = { provider: provider.data, apiKey: body.apiKey ?? null, model: body.model ?? null, gatewayPort: body.gatewayPort ?? DEFAULT_GATEWAY_PORT };
+    let gatewayUrl: string;
     try {
-      return { ok: true, gatewayUrl: configureAndConnect(stateDir, input, target, logger).gatewayUrl };
+      gatewayUrl = configureAndConnect(stateDir, input, target, logger).gatewayUrl;
     } catch (err) {
       throw internalError('Failed to configure gateway', undefined, { cause: err });
     }
+    await deps.modelRouting.sync('gateway configured');
+    return { ok: true, gatewayUrl };
   });
 
   app.post('/api/system/auto-configure-gateway', { config: { badJsonMessage: M.jsonRequired } }, async () => {
+    let result: ReturnType<typeof autoConfigureAndConnect>;
     try {
-      const result = autoConfigureAndConnect({ stateDir, vault, userHome: homedir(), log: logger }, target);
-      return result.ok ? { ok: true, gatewayUrl: result.settings.gatewayUrl, provider: result.provider } : result;
+      result = autoConfigureAndConnect({ stateDir, vault, userHome: homedir(), log: logger }, target);
     } catch (err) {
       throw internalError('Failed to auto-configure gateway', undefined, { cause: err });
     }
+    if (result.ok) await deps.modelRouting.sync('gateway auto-configured');
+    return result.ok ? { ok: true, gatewayUrl: result.settings.gatewayUrl, provider: result.provider } : result;
   });
 
   app.get('/api/system/gateway-config', async () => {
@@ -95,7 +101,8 @@ export function systemConfigRoutes(app: FastifyInstance, deps: AppDeps): void {
       return {
         // Only allowlisted fields; the redactor still masks a credential-shaped value inside one.
         config: read.config === null ? null : redactor.deep(gatewayConfigView(read.config)),
-        env: presenceFlags(stateDir, read.config, logger),
+        // With routing on, a key svc's vault holds counts: the gateway's calls reach the provider through svc.
+        env: { ...presenceFlags(stateDir, read.config, logger), ...(deps.modelRouting.enabled() ? heldKeyFlags(vault) : {}) },
         version: deps.gatewayLink.status().serverVersion ?? null,
         execAsk: redactor.deep(exec('ask')),
         execSecurity: redactor.deep(exec('security')),
@@ -114,6 +121,7 @@ export function systemConfigRoutes(app: FastifyInstance, deps: AppDeps): void {
       // A refusal (a reserved agent id, before anything was written) is the 400 it says; anything else a fixed 500.
       throw err instanceof DomainError ? err : internalError('Failed to update gateway config', undefined, { cause: err });
     }
+    if ((apiKeys ?? []).some((k) => k !== null)) await deps.modelRouting.sync('provider keys saved');
     // The gateway hot-reloads its config file; the hint only says whether one is listening.
     const reachable = await tcpReachable('127.0.0.1', port, REACHABLE_TIMEOUT_MS);
     return reachable.ok ? { ok: true, hotReloadHint: true } : { ok: true };

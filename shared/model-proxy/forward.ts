@@ -1,0 +1,149 @@
+// The streaming pass-through: one call forwarded to the real provider, its
+// answer written to the caller chunk by chunk as it arrives (never buffered
+// whole; the upstream is paused while the caller cannot take more), its
+// usage read on the side. Every non-2xx status and body is passed through
+// unchanged, so the gateway's own retry and cooldown rules apply to the
+// provider's errors. Settles exactly once with what happened:
+//   ok              the upstream answered 2xx and its body ended
+//   upstream_error  the upstream answered non-2xx (passed through)
+//   unreachable     no answer came (connect error): the caller gets nothing yet
+//   cut             the upstream's body ended early (socket destroyed)
+//   aborted         the caller went away first; the upstream request is destroyed
+import { Agent as HttpAgent, request as httpRequest, type IncomingMessage, type ServerResponse } from 'node:http';
+import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
+import type { RoutedApi } from '../model-routing/registry.ts';
+import { SseUsageReader, usageOfBody, type CallUsage } from './usage.ts';
+
+export type ForwardOutcome = 'ok' | 'upstream_error' | 'unreachable' | 'cut' | 'aborted';
+
+export interface ForwardResult {
+  outcome: ForwardOutcome;
+  status: number | null;
+  usage: CallUsage | null;
+  /** Characters of streamed output seen (the fallback when usage never came). */
+  outputChars: number;
+  /** From `startedAt` to the first upstream body byte written to the caller. */
+  ttftMs: number | null;
+  durationMs: number;
+  /** The connect error's message when unreachable (no key in it: it names host and code). */
+  error: string | null;
+}
+
+export interface ForwardInput {
+  url: URL;
+  headers: Record<string, string>;
+  body: Buffer;
+  api: RoutedApi;
+  /** The caller's response: written to directly (the route hijacked it). */
+  res: ServerResponse;
+  /** performance.now() when the call reached svc. */
+  startedAt: number;
+  /** Longest wait for the upstream's response headers. */
+  headersTimeoutMs: number;
+}
+
+// Keep-alive: a call reuses a warm connection to its provider instead of a new handshake.
+const httpAgent = new HttpAgent({ keepAlive: true, maxSockets: 256 });
+const httpsAgent = new HttpsAgent({ keepAlive: true, maxSockets: 256 });
+
+// Hop-by-hop headers and cookies stay between svc and the provider.
+const DROP_RESPONSE = new Set(['connection', 'keep-alive', 'transfer-encoding', 'set-cookie', 'proxy-authenticate', 'upgrade', 'trailer', 'te']);
+
+function responseHeaders(up: IncomingMessage): Record<string, string | string[]> {
+  const out: Record<string, string | string[]> = {};
+  for (const [k, v] of Object.entries(up.headers)) if (v !== undefined && !DROP_RESPONSE.has(k)) out[k] = v;
+  return out;
+}
+
+/** JSON answers are copied aside for their usage up to this size; the caller gets them as they arrive either way. */
+const MAX_JSON_COPY = 32 * 1024 * 1024;
+
+export function forward(input: ForwardInput): Promise<ForwardResult> {
+  const { url, res, api, startedAt } = input;
+  return new Promise((resolve) => {
+    const reader = new SseUsageReader(api);
+    let status: number | null = null;
+    let ttftMs: number | null = null;
+    let jsonCopy: Buffer[] | null = null;
+    let jsonBytes = 0;
+    let done = false;
+    const finish = (outcome: ForwardOutcome, error: string | null = null) => {
+      if (done) return;
+      done = true;
+      let usage = reader.usage;
+      if (jsonCopy !== null && outcome === 'ok') {
+        try {
+          usage = usageOfBody(api, JSON.parse(Buffer.concat(jsonCopy).toString('utf8')));
+        } catch {
+          // The body was passed through as the provider sent it; without
+          // parseable usage the call is settled on its estimate (handler).
+          usage = null;
+        }
+      }
+      resolve({ outcome, status, usage, outputChars: reader.outputChars, ttftMs, durationMs: performance.now() - startedAt, error });
+    };
+
+    const send = url.protocol === 'https:' ? httpsRequest : httpRequest;
+    const up = send(url, {
+      method: 'POST',
+      headers: { ...input.headers, 'accept-encoding': 'identity' },
+      agent: url.protocol === 'https:' ? httpsAgent : httpAgent,
+    });
+    up.setTimeout(input.headersTimeoutMs, () => up.destroy(new Error(`no answer in ${input.headersTimeoutMs} ms`)));
+
+    // The caller went away before the answer was whole: stop the provider's work too.
+    res.on('close', () => {
+      if (done || res.writableFinished) return;
+      up.destroy();
+      // The connection may be only half closed (the caller's side): end ours, or it lingers until the keep-alive timeout.
+      res.destroy();
+      finish('aborted');
+    });
+
+    up.on('error', (err: NodeJS.ErrnoException) => {
+      if (status === null) finish('unreachable', `${url.host}: ${err.code ?? err.message}`);
+      else finish('cut');
+    });
+
+    up.on('response', (ur) => {
+      status = ur.statusCode ?? 502;
+      up.setTimeout(0);
+      const ok = status >= 200 && status < 300;
+      const type = String(ur.headers['content-type'] ?? '');
+      if (ok && !type.includes('text/event-stream')) jsonCopy = [];
+      res.writeHead(status, responseHeaders(ur));
+      // A stream's first bytes must not wait for a second chunk.
+      res.flushHeaders();
+      ur.on('data', (chunk: Buffer) => {
+        if (ttftMs === null) ttftMs = performance.now() - startedAt;
+        if (ok) {
+          if (jsonCopy !== null) {
+            jsonBytes += chunk.length;
+            if (jsonBytes <= MAX_JSON_COPY) jsonCopy.push(chunk);
+          } else reader.feed(chunk);
+        }
+        if (!res.write(chunk)) {
+          ur.pause();
+          res.once('drain', () => ur.resume());
+        }
+      });
+      ur.on('error', () => {
+        // The 'close' below says whether the body was whole; this listener
+        // only keeps a premature close from being an uncaught error.
+      });
+      ur.on('close', () => {
+        if (done) return;
+        if (!ur.complete) {
+          // The provider cut the stream: the caller sees the cut too (its
+          // connection ends without a proper end), as it would without svc.
+          res.destroy();
+          finish('cut');
+          return;
+        }
+        res.end();
+        finish(ok ? 'ok' : 'upstream_error');
+      });
+    });
+    up.end(input.body);
+  });
+}

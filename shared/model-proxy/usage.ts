@@ -1,0 +1,128 @@
+// A call's token usage, read on the side of the pass-through: from the SSE
+// lines as they stream by (never holding the stream back), or from a JSON
+// body. Per API:
+//   openai-completions  the final chunk's `usage` (prompt_tokens includes
+//                       prompt_tokens_details.cached_tokens)
+//   anthropic-messages  message_start.message.usage, then message_delta.usage
+//                       (cumulative output); input_tokens excludes the cache
+//                       read/creation tokens, which are billed as input too
+//   openai-responses    response.completed's response.usage (input_tokens
+//                       includes input_tokens_details.cached_tokens)
+// `inputTokens` is what is billed as input: cache tokens are counted in it
+// (priced at the input price; shared/pricing.ts has no cache prices).
+// Streamed text is counted in characters for a stream that ends before its
+// usage comes (a cut or an abort).
+import type { RoutedApi } from '../model-routing/registry.ts';
+
+export interface CallUsage {
+  inputTokens: number;
+  outputTokens: number;
+  cacheReadTokens: number;
+  cacheWriteTokens: number;
+}
+
+type Obj = Record<string, unknown>;
+const obj = (v: unknown): Obj | null => (v !== null && typeof v === 'object' && !Array.isArray(v) ? (v as Obj) : null);
+const n = (v: unknown): number => (typeof v === 'number' && Number.isFinite(v) && v > 0 ? Math.trunc(v) : 0);
+
+function openAiUsage(u: Obj): CallUsage {
+  const details = obj(u.prompt_tokens_details) ?? obj(u.input_tokens_details);
+  return {
+    inputTokens: n(u.prompt_tokens ?? u.input_tokens),
+    outputTokens: n(u.completion_tokens ?? u.output_tokens),
+    cacheReadTokens: n(details?.cached_tokens),
+    cacheWriteTokens: 0,
+  };
+}
+
+function anthropicUsage(u: Obj, prev: CallUsage | null): CallUsage {
+  // message_delta carries the cumulative output and, on some versions, the input again.
+  const cacheRead = u.cache_read_input_tokens !== undefined ? n(u.cache_read_input_tokens) : (prev?.cacheReadTokens ?? 0);
+  const cacheWrite = u.cache_creation_input_tokens !== undefined ? n(u.cache_creation_input_tokens) : (prev?.cacheWriteTokens ?? 0);
+  const input = u.input_tokens !== undefined ? n(u.input_tokens) + cacheRead + cacheWrite : (prev?.inputTokens ?? 0);
+  return {
+    inputTokens: input,
+    outputTokens: u.output_tokens !== undefined ? n(u.output_tokens) : (prev?.outputTokens ?? 0),
+    cacheReadTokens: cacheRead,
+    cacheWriteTokens: cacheWrite,
+  };
+}
+
+/** Usage from a non-streamed JSON answer; null when it carries none. */
+export function usageOfBody(api: RoutedApi, body: unknown): CallUsage | null {
+  const u = obj(obj(body)?.usage);
+  if (!u) return null;
+  return api === 'anthropic-messages' ? anthropicUsage(u, null) : openAiUsage(u);
+}
+
+const textLength = (v: unknown): number => (typeof v === 'string' ? v.length : 0);
+
+/** Reads an SSE stream's usage and streamed text as bytes pass; feed() never throws. */
+export class SseUsageReader {
+  usage: CallUsage | null = null;
+  /** Characters of streamed output (text, tool arguments, thinking). */
+  outputChars = 0;
+  private buf = '';
+  private readonly decoder = new TextDecoder();
+
+  constructor(private readonly api: RoutedApi) {}
+
+  feed(chunk: Uint8Array): void {
+    this.buf += this.decoder.decode(chunk, { stream: true });
+    let i: number;
+    while ((i = this.buf.indexOf('\n')) !== -1) {
+      const line = this.buf.slice(0, i);
+      this.buf = this.buf.slice(i + 1);
+      if (line.startsWith('data:')) this.onData(line.slice(5).trim());
+    }
+  }
+
+  private onData(text: string): void {
+    if (text === '' || text === '[DONE]') return;
+    let v: unknown;
+    try {
+      v = JSON.parse(text);
+    } catch {
+      // A provider's keep-alive or a line this reader does not know: the
+      // bytes still went to the caller; only usage is read here.
+      return;
+    }
+    const d = obj(v);
+    if (d) this.onEvent(d);
+  }
+
+  private onEvent(d: Obj): void {
+    if (this.api === 'openai-completions') {
+      const u = obj(d.usage);
+      if (u) this.usage = openAiUsage(u);
+      if (Array.isArray(d.choices)) {
+        for (const c of d.choices) {
+          const delta = obj(obj(c)?.delta);
+          if (!delta) continue;
+          this.outputChars += textLength(delta.content) + textLength(delta.reasoning_content);
+          if (Array.isArray(delta.tool_calls)) for (const t of delta.tool_calls) this.outputChars += textLength(obj(obj(t)?.function)?.arguments);
+        }
+      }
+      return;
+    }
+    if (this.api === 'anthropic-messages') {
+      if (d.type === 'message_start') {
+        const u = obj(obj(d.message)?.usage);
+        if (u) this.usage = anthropicUsage(u, this.usage);
+      } else if (d.type === 'message_delta') {
+        const u = obj(d.usage);
+        if (u) this.usage = anthropicUsage(u, this.usage);
+      } else if (d.type === 'content_block_delta') {
+        const delta = obj(d.delta);
+        this.outputChars += textLength(delta?.text) + textLength(delta?.partial_json) + textLength(delta?.thinking);
+      }
+      return;
+    }
+    if (d.type === 'response.completed' || d.type === 'response.incomplete') {
+      const u = obj(obj(d.response)?.usage);
+      if (u) this.usage = openAiUsage(u);
+    } else if (typeof d.type === 'string' && d.type.endsWith('.delta')) {
+      this.outputChars += textLength(d.delta);
+    }
+  }
+}

@@ -1,0 +1,114 @@
+// svc's model endpoint (issue 22): `/model/<agentId>/<api path>` on svc's own
+// port, outside /api, where the gateway's per-agent `svc-<agentId>` provider
+// sends every model call. The caller's token (purpose `model`, bound to the
+// path's agent) is the gate: it is checked before the body is read, and the
+// dashboard's access gate and rate limit do not apply here (app.ts). Errors
+// answer in the providers' envelope, `{ error: { message, type } }`, which
+// the gateway's clients read.
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { AppDeps } from '../../deps.ts';
+import { createCallContextReader } from '../../../shared/model-proxy/call-context.ts';
+import { apiOfTail } from '../../../shared/model-proxy/api.ts';
+import { createModelCallHandler } from '../../../shared/model-proxy/call.ts';
+import { createCallRecorder } from '../../../shared/model-proxy/records.ts';
+import { createCostRecords } from '../../../shared/costs/index.ts';
+import { HttpError } from '../http-error.ts';
+
+export const MODEL_ROUTE = '/model/:agentId/*';
+/** Longest wait for a provider's response headers (a slow first token is normal; a dead one is not). */
+export const MODEL_HEADERS_TIMEOUT_MS = 600_000;
+
+const M = {
+  token: 'invalid svc model token',
+  unknownPath: 'unknown model API path',
+  method: 'method not allowed: use POST',
+  badJson: 'request body is not a JSON object',
+  notRouted: (agentId: string) => `agent ${agentId} is not routed through svc`,
+  tooLarge: (n: number) => `request body over ${n} bytes`,
+} as const;
+
+const TYPE_OF: Record<number, string> = { 400: 'invalid_request_error', 401: 'authentication_error', 404: 'not_found_error', 405: 'invalid_request_error', 413: 'request_too_large' };
+
+function presentedToken(req: FastifyRequest): string | null {
+  const auth = req.headers.authorization;
+  if (typeof auth === 'string' && /^bearer\s+/i.test(auth)) return auth.replace(/^bearer\s+/i, '').trim();
+  const key = req.headers['x-api-key'];
+  return typeof key === 'string' ? key.trim() : null;
+}
+
+export interface ModelEndpointOptions {
+  bodyLimitBytes?: number;
+}
+
+export async function modelEndpointRoutes(scope: FastifyInstance, deps: AppDeps, opts: ModelEndpointOptions = {}): Promise<void> {
+  const bodyLimit = opts.bodyLimitBytes ?? deps.config.modelBodyLimitBytes;
+  const registry = deps.modelRouting.registry;
+  const handle = createModelCallHandler({
+    tx: deps.tx,
+    calls: deps.modelCalls,
+    ledger: deps.budgets.ledger,
+    context: createCallContextReader(deps.db),
+    recorder: createCallRecorder({ tx: deps.tx, eventLog: deps.eventLog, costs: createCostRecords({ db: deps.db, tx: deps.tx, agents: deps.domain.agents }) }),
+    logger: deps.logger,
+    haltForBudget: (p) => deps.teamChat.haltForBudget(p),
+    headersTimeoutMs: MODEL_HEADERS_TIMEOUT_MS,
+  });
+
+  // The body is forwarded as received (its size is the estimate's input): read as bytes, parsed here.
+  scope.removeAllContentTypeParsers();
+  scope.addContentTypeParser('*', { parseAs: 'buffer' }, (_req, body, done) => done(null, body));
+
+  scope.setErrorHandler((err: FastifyError, req: FastifyRequest, reply: FastifyReply) => {
+    const status = err instanceof HttpError ? err.statusCode : (err.statusCode ?? 500);
+    if (status === 413) return reply.code(413).send({ error: { message: M.tooLarge(bodyLimit), type: TYPE_OF[413] } });
+    if (status >= 500) deps.logger.error({ err, method: req.method, agentId: (req.params as { agentId?: string }).agentId }, 'model endpoint: internal error');
+    const message = err instanceof HttpError || status < 500 ? (status === 400 && !(err instanceof HttpError) ? M.badJson : err.message) : 'internal error';
+    return reply.code(status).send({ error: { message, type: TYPE_OF[status] ?? 'api_error', ...(err instanceof HttpError ? err.extra : {}) } });
+  });
+
+  scope.route({
+    method: ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'],
+    url: MODEL_ROUTE,
+    bodyLimit,
+    // The token before the body: a caller without one cannot make svc read a large body.
+    onRequest: (req, _reply, done) => {
+      const { agentId } = req.params as { agentId: string };
+      const token = presentedToken(req);
+      const binding = token === null ? null : deps.agentTokens.verify('model', token);
+      if (binding === null || binding.agentId !== agentId) return done(new HttpError(401, M.token));
+      done();
+    },
+    handler: async (req, reply) => {
+      const receivedAt = performance.now();
+      const { agentId, '*': tail } = req.params as { agentId: string; '*': string };
+      const api = apiOfTail(tail);
+      if (api === null) throw new HttpError(404, M.unknownPath);
+      if (req.method !== 'POST') throw new HttpError(405, M.method);
+      const upstream = registry.resolve(agentId);
+      if (upstream === null) throw new HttpError(404, M.notRouted(agentId));
+      const raw = Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
+      const body = parseObject(raw);
+      if (body === null) throw new HttpError(400, M.badJson);
+      // From here the answer is streamed by hand; errors after this point are
+      // logged (the caller has its status already), never answered twice.
+      reply.hijack();
+      try {
+        await handle({ agentId, api, upstream, raw, body, headers: req.headers, res: reply.raw, receivedAt });
+      } catch (err) {
+        deps.logger.error({ err, agentId, api }, 'model endpoint: a call failed after its answer began');
+        if (!reply.raw.headersSent) reply.raw.writeHead(500, { 'content-type': 'application/json' }).end(JSON.stringify({ error: { message: 'internal error', type: 'api_error' } }));
+        else reply.raw.destroy();
+      }
+    },
+  });
+}
+
+function parseObject(raw: Buffer): Record<string, unknown> | null {
+  try {
+    const v: unknown = JSON.parse(raw.toString('utf8'));
+    return v !== null && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : null;
+  } catch {
+    // Not JSON: the caller gets a 400 (the caller of parseObject throws it).
+    return null;
+  }
+}

@@ -1,0 +1,220 @@
+// Issue 22 item 2: the routing rule (shared/model-routing/plan.ts) applied by
+// syncRouting (sync.ts) to a gateway state folder on disk, with svc's real
+// SQLite tables for tokens and the registry. The gateway is not running:
+// the config is written as a file (the live config.patch path is the e2e's).
+import { test, type TestContext } from 'node:test';
+import assert from 'node:assert/strict';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createAgentTokenStore } from '../../shared/agent-tokens/index.ts';
+import { openDatabase } from '../../shared/db/open.ts';
+import { createSettingsTable } from '../../shared/db/settings-table.ts';
+import { createRegistryStore } from '../../shared/model-routing/registry.ts';
+import { keysInGatewayFiles } from '../../shared/model-routing/gateway-keys.ts';
+import { syncRouting, type SyncDeps } from '../../shared/model-routing/sync.ts';
+import { parseDotenv } from '../../shared/settings/gateway-files.ts';
+
+const FAKE_KEY = 'sk-fake-upstream-0123456789';
+const OPENAI_KEY = 'sk-openai-test-abcdefghijklmnop';
+const PORT = 4555;
+
+type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any -- arbitrary config shapes
+
+function rig(t: TestContext, files: { config: Json; env: string }) {
+  const dir = mkdtempSync(join(tmpdir(), 'svc-model-routing-'));
+  t.after(() => rmSync(dir, { recursive: true, force: true }));
+  const stateDir = join(dir, 'gateway');
+  mkdirSync(stateDir);
+  writeFileSync(join(stateDir, 'openclaw.json'), JSON.stringify(files.config, null, 2));
+  writeFileSync(join(stateDir, '.env'), files.env);
+  const db = openDatabase(join(dir, 'svc.db'));
+  t.after(() => db.close());
+  const vaultMap = new Map<string, string>();
+  const vault = { get: (n: string) => vaultMap.get(n) ?? null, set: (n: string, v: string) => void vaultMap.set(n, v), delete: (n: string) => vaultMap.delete(n) };
+  const log = { info: () => {}, warn: () => {} };
+  const registry = createRegistryStore(createSettingsTable(db), vault, log);
+  const agentTokens = createAgentTokenStore(db);
+  const minted: string[] = [];
+  let fromDefault: string[] = [];
+  const deps: SyncDeps = {
+    stateDir,
+    registry,
+    vault,
+    log,
+    gateway: { connected: () => false, call: () => Promise.reject(new Error('not connected')) },
+    fromDefault: { read: () => fromDefault, write: (ids) => void (fromDefault = ids) },
+    tokens: {
+      mint: (agentId) => {
+        minted.push(agentId);
+        return agentTokens.mint('model', { agentId }).token;
+      },
+      verify: (agentId, token) => {
+        const b = agentTokens.verify('model', token);
+        return b && b.agentId === agentId ? b.id : null;
+      },
+      revokeToken: (token) => {
+        const b = agentTokens.verify('model', token);
+        if (b) agentTokens.revoke(b.id);
+      },
+    },
+  };
+  return {
+    deps, vaultMap, registry, minted, agentTokens, stateDir,
+    config: (): Json => JSON.parse(readFileSync(join(stateDir, 'openclaw.json'), 'utf8')) as Json,
+    envText: () => readFileSync(join(stateDir, '.env'), 'utf8'),
+    env: () => parseDotenv(readFileSync(join(stateDir, '.env'), 'utf8')),
+    sync: (enabled = true) => syncRouting(deps, { enabled, svcPort: PORT }),
+  };
+}
+
+const fakeProvider = (apiKey: string) => ({
+  baseUrl: 'http://127.0.0.1:9999/v1',
+  apiKey,
+  api: 'openai-completions',
+  models: [{ id: 'svc-e2e-llm', name: 'Fake', cost: { input: 3, output: 15, cacheRead: 0, cacheWrite: 0 }, contextWindow: 128000, maxTokens: 4096 }],
+});
+
+const baseConfig = (providers: Json, entries: Json = {}, primary = 'fakellm/svc-e2e-llm'): Json => ({
+  gateway: { mode: 'local', port: 18789, bind: 'loopback', auth: { mode: 'token', token: '${OPENCLAW_GATEWAY_TOKEN}' } },
+  models: { mode: 'merge', providers },
+  agents: { defaults: { model: { primary } }, entries },
+  custom: { kept: true },
+});
+
+void test('Budgets (issue 22, item 2): a custom provider with a ${VAR} key is routed: svc-<agent> providers, tokens in .env, the key moved to the vault', async (t) => {
+  const r = rig(t, { config: baseConfig({ fakellm: fakeProvider('${FAKELLM_API_KEY}') }, { researcher: { workspace: '/w' } }), env: `OPENCLAW_GATEWAY_TOKEN=gw\nFAKELLM_API_KEY=${FAKE_KEY}\n# mine\nKEEP=1\n` });
+  const out = await r.sync();
+  assert.deepEqual(out.agents.map((a) => [a.agentId, a.reason]), [['main', null], ['researcher', null]]);
+  const config = r.config();
+  for (const id of ['main', 'researcher']) {
+    assert.equal(config.agents.entries[id].model, `svc-${id}/svc-e2e-llm`);
+    const p = config.models.providers[`svc-${id}`];
+    assert.equal(p.baseUrl, `http://127.0.0.1:${PORT}/model/${id}/v1`);
+    assert.equal(p.apiKey, `\${SVC_MODEL_TOKEN_${id.toUpperCase()}}`);
+    assert.equal(p.api, 'openai-completions');
+    // The upstream's model entry is copied: the gateway's own cost estimate stays the same.
+    assert.deepEqual(p.models, config.models.providers.fakellm.models);
+    const token = r.env()[`SVC_MODEL_TOKEN_${id.toUpperCase()}`] as string;
+    assert.equal(r.agentTokens.verify('model', token)?.agentId, id);
+  }
+  assert.equal(config.models.providers.fakellm.apiKey, undefined, 'the ${VAR} reference is gone with the key');
+  assert.equal(config.agents.entries.researcher.workspace, '/w');
+  assert.deepEqual(config.custom, { kept: true });
+  assert.equal(r.vaultMap.get('FAKELLM_API_KEY'), FAKE_KEY);
+  assert.ok(!r.envText().includes(FAKE_KEY), 'no real key left in .env');
+  assert.ok(!readFileSync(join(r.stateDir, 'openclaw.json'), 'utf8').includes(FAKE_KEY));
+  assert.match(r.envText(), /# mine\nKEEP=1\n/);
+  assert.deepEqual(r.registry.read(), {
+    agents: { main: { upstream: 'fakellm' }, researcher: { upstream: 'fakellm' } },
+    upstreams: { fakellm: { api: 'openai-completions', baseUrl: 'http://127.0.0.1:9999/v1', keyName: 'FAKELLM_API_KEY', headers: {} } },
+  });
+  assert.equal(r.registry.resolve('researcher')?.apiKey, FAKE_KEY);
+  assert.deepEqual(keysInGatewayFiles(config, r.env(), r.registry.read()), []);
+  assert.ok(existsSync(join(r.stateDir, 'openclaw.json.svc-bak')));
+});
+
+void test('Budgets (issue 22, item 2): a second sync changes nothing and mints no token', async (t) => {
+  const r = rig(t, { config: baseConfig({ fakellm: fakeProvider('${FAKELLM_API_KEY}') }, { researcher: {} }), env: `FAKELLM_API_KEY=${FAKE_KEY}\n` });
+  await r.sync();
+  const before = { config: readFileSync(join(r.stateDir, 'openclaw.json'), 'utf8'), env: r.envText(), minted: r.minted.length };
+  const again = await r.sync();
+  assert.deepEqual(again.changed, { config: 0, envSet: [], envRemoved: [], minted: [] });
+  assert.equal(again.via, 'none');
+  assert.equal(r.minted.length, before.minted);
+  assert.equal(readFileSync(join(r.stateDir, 'openclaw.json'), 'utf8'), before.config);
+  assert.equal(r.envText(), before.env);
+  for (const id of ['main', 'researcher']) assert.equal(r.agentTokens.verify('model', r.env()[`SVC_MODEL_TOKEN_${id.toUpperCase()}`] as string)?.agentId, id, 'the tokens still verify');
+});
+
+void test('Budgets (issue 22, item 2): a literal key in openclaw.json moves to the vault under <PROVIDER>_API_KEY', async (t) => {
+  const r = rig(t, { config: baseConfig({ fakellm: fakeProvider(FAKE_KEY) }), env: '' });
+  const before = keysInGatewayFiles(JSON.parse(readFileSync(join(r.stateDir, 'openclaw.json'), 'utf8')), {}, { agents: {}, upstreams: {} });
+  assert.deepEqual(before, ['models.providers.fakellm.apiKey'], 'the literal key is found by its path');
+  await r.sync();
+  assert.equal(r.vaultMap.get('FAKELLM_API_KEY'), FAKE_KEY);
+  assert.ok(!readFileSync(join(r.stateDir, 'openclaw.json'), 'utf8').includes(FAKE_KEY));
+  assert.equal(r.config().agents.entries.main.model, 'svc-main/svc-e2e-llm');
+});
+
+void test('Budgets (issue 22, item 2): a built-in provider is routed by its env key to its public endpoint', async (t) => {
+  const r = rig(t, { config: baseConfig({}, { coder: {} }, 'openai/gpt-5.5'), env: `OPENAI_API_KEY=${OPENAI_KEY}\n` });
+  const out = await r.sync();
+  assert.deepEqual(out.agents.map((a) => [a.agentId, a.upstream, a.model, a.reason]), [['main', 'openai', 'gpt-5.5', null], ['coder', 'openai', 'gpt-5.5', null]]);
+  const config = r.config();
+  assert.equal(config.agents.entries.coder.model, 'svc-coder/gpt-5.5');
+  assert.deepEqual(config.models.providers['svc-coder'].models.map((m: Json) => m.id), ['gpt-5.5']);
+  assert.equal(r.env().OPENAI_API_KEY, undefined);
+  assert.equal(r.vaultMap.get('OPENAI_API_KEY'), OPENAI_KEY);
+  assert.deepEqual(r.registry.read().upstreams.openai, { api: 'openai-completions', baseUrl: 'https://api.openai.com/v1', keyName: 'OPENAI_API_KEY', headers: {} });
+});
+
+void test('Budgets (issue 22, item 2): an agent on an OAuth login is not routed and keeps its model', async (t) => {
+  const r = rig(t, { config: baseConfig({ fakellm: fakeProvider('${FAKELLM_API_KEY}') }, { codexer: { model: 'openai-codex/gpt-5.5' } }), env: `FAKELLM_API_KEY=${FAKE_KEY}\n` });
+  const out = await r.sync();
+  assert.deepEqual(out.agents.map((a) => [a.agentId, a.reason]), [['main', null], ['codexer', 'oauth']]);
+  const config = r.config();
+  assert.equal(config.agents.entries.codexer.model, 'openai-codex/gpt-5.5');
+  assert.equal(config.models.providers['svc-codexer'], undefined);
+  assert.equal(r.env().SVC_MODEL_TOKEN_CODEXER, undefined);
+  assert.equal(r.minted.includes('codexer'), false);
+});
+
+void test('Budgets (issue 22, item 2): routing off restores the models, the providers and the keys; routing on again reuses the same tokens', async (t) => {
+  const original = baseConfig({ fakellm: fakeProvider('${FAKELLM_API_KEY}') }, { researcher: { model: 'fakellm/svc-e2e-llm' } });
+  const r = rig(t, { config: original, env: `OPENCLAW_GATEWAY_TOKEN=gw\nFAKELLM_API_KEY=${FAKE_KEY}\n` });
+  await r.sync();
+  const tokens = Object.entries(r.env()).filter(([k]) => k.startsWith('SVC_MODEL_TOKEN_')).map(([, v]) => v);
+  assert.equal(tokens.length, 2);
+  const out = await r.sync(false);
+  assert.ok(out.agents.every((a) => a.reason === 'disabled'));
+  const config = r.config();
+  assert.equal(config.agents.entries.researcher.model, 'fakellm/svc-e2e-llm');
+  // main had no model of its own: it follows the defaults again, as before.
+  assert.equal(config.agents.entries.main.model, undefined);
+  assert.deepEqual(config.models.providers, original.models.providers);
+  assert.deepEqual(r.env(), { OPENCLAW_GATEWAY_TOKEN: 'gw', FAKELLM_API_KEY: FAKE_KEY });
+  assert.deepEqual(r.registry.read(), { agents: {}, upstreams: {} });
+  const again = await r.sync(false);
+  assert.equal(again.changed.config, 0);
+  // Routing on again gives the gateway the same token values: it never takes a new value for a name it has read.
+  const minted = r.minted.length;
+  await r.sync(true);
+  assert.equal(r.minted.length, minted, 'no token minted');
+  assert.deepEqual(Object.entries(r.env()).filter(([k]) => k.startsWith('SVC_MODEL_TOKEN_')).map(([, v]) => v).sort(), [...tokens].sort());
+  for (const token of tokens) assert.ok(r.agentTokens.verify('model', token), 'the token still verifies');
+});
+
+void test('Budgets (issue 22, item 2): a token in .env that no longer verifies is replaced; a deleted agent loses its provider and token', async (t) => {
+  const r = rig(t, { config: baseConfig({ fakellm: fakeProvider('${FAKELLM_API_KEY}') }, { researcher: {} }), env: `FAKELLM_API_KEY=${FAKE_KEY}\n` });
+  await r.sync();
+  const old = r.env().SVC_MODEL_TOKEN_RESEARCHER as string;
+  r.agentTokens.revoke(r.agentTokens.verify('model', old)?.id as string);
+  await r.sync();
+  const fresh = r.env().SVC_MODEL_TOKEN_RESEARCHER as string;
+  assert.notEqual(fresh, old);
+  assert.equal(r.vaultMap.get('SVC_MODEL_TOKEN_RESEARCHER'), fresh);
+  assert.equal(r.agentTokens.verify('model', fresh)?.agentId, 'researcher');
+  // The agent goes away (its entry removed, as agents.delete does).
+  const config = r.config();
+  delete config.agents.entries.researcher;
+  writeFileSync(join(r.stateDir, 'openclaw.json'), JSON.stringify(config));
+  await r.sync();
+  assert.equal(r.config().models.providers['svc-researcher'], undefined);
+  assert.equal(r.env().SVC_MODEL_TOKEN_RESEARCHER, undefined);
+  assert.equal(r.agentTokens.verify('model', fresh), null);
+  assert.equal(r.vaultMap.has('SVC_MODEL_TOKEN_RESEARCHER'), false);
+});
+
+void test('Budgets (issue 22, item 2): an agent on the default model follows a new default at the next sync; one with its own model keeps it', async (t) => {
+  const r = rig(t, { config: baseConfig({ fakellm: fakeProvider('${FAKELLM_API_KEY}') }, { pinned: { model: 'fakellm/svc-e2e-llm' } }), env: `FAKELLM_API_KEY=${FAKE_KEY}\nOPENAI_API_KEY=${OPENAI_KEY}\n` });
+  await r.sync();
+  const config = r.config();
+  config.agents.defaults.model.primary = 'openai/gpt-5.5'; // configure-gateway with another provider
+  writeFileSync(join(r.stateDir, 'openclaw.json'), JSON.stringify(config));
+  const out = await r.sync();
+  assert.deepEqual(out.agents.map((a) => [a.agentId, a.upstream, a.model]), [['main', 'openai', 'gpt-5.5'], ['pinned', 'fakellm', 'svc-e2e-llm']]);
+  assert.equal(r.config().agents.entries.main.model, 'svc-main/gpt-5.5');
+  assert.equal(r.config().agents.entries.pinned.model, 'svc-pinned/svc-e2e-llm');
+  assert.equal(r.registry.resolve('main')?.apiKey, OPENAI_KEY);
+});
