@@ -22,6 +22,8 @@ const PAGES = (teamId: string): Record<string, [string, string]> => ({
   '/teams/:id/board': [`/teams/${teamId}/board`, 'Board'],
   '/board': ['/board', 'Board'],
   '/approvals': ['/approvals', 'Approvals'],
+  '/budgets': ['/budgets', 'Budgets'],
+  '/runs/:runId': ['/runs/run-1', 'Run trace'],
   '/gateway': ['/gateway', 'Gateway'],
   '/settings': ['/settings', 'Settings and health'],
 });

@@ -59,3 +59,7 @@ export type AutoConfigureResponse = { ok: true; gatewayUrl: string; provider: st
 export interface ApproveDeviceResult { ok: true; requestId: string; output: string }
 /** GET /api/system/self-version (docs/gateway.md). */
 export interface SelfVersion { current: string; latest: string | null; updateAvailable: boolean; checked: boolean; message?: string }
+// Budgets, model calls and model routing (issue 22, brief D).
+export type { BudgetRow, BudgetScope, BudgetStatus, BudgetUpsert, ResumedBudget } from '../../../shared/budgets/schemas.ts';
+export type { ModelCall } from '../../../shared/model-calls/store.ts';
+export type { ModelRoutingView } from '../../../shared/model-routing/status.ts';

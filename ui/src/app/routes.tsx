@@ -18,6 +18,8 @@ export const ROUTES: readonly RouteDef[] = [
   { path: '/teams/:id/board', page: page(() => import('../pages/board/BoardPage.tsx')) },
   { path: '/board', page: page(() => import('../pages/board/BoardPage.tsx')) },
   { path: '/approvals', page: page(() => import('../pages/approvals/ApprovalsPage.tsx')) },
+  { path: '/budgets', page: page(() => import('../pages/budgets/BudgetsPage.tsx')) },
+  { path: '/runs/:runId', page: page(() => import('../pages/trace/RunTracePage.tsx')) },
   { path: '/gateway', page: page(() => import('../pages/gateway/GatewayPage.tsx')) },
   { path: '/settings', page: page(() => import('../pages/settings/SettingsPage.tsx')) },
 ];
@@ -31,6 +33,7 @@ export const NAV = [
   { href: '/teams', label: 'Teams', badge: null },
   { href: '/board', label: 'Board', badge: null },
   { href: '/approvals', label: 'Approvals', badge: 'approvals' },
+  { href: '/budgets', label: 'Budgets', badge: null },
   { href: '/gateway', label: 'Gateway', badge: 'gateway' },
   { href: '/settings', label: 'Settings', badge: 'errors' },
 ] as const;

@@ -2,6 +2,7 @@
 // Restart (the same job component as setup), the config form, and svc's own
 // version with self-update.
 import { ConfigSection } from './ConfigSection.tsx';
+import { ModelRoutingSection } from './ModelRoutingSection.tsx';
 import { SelfVersionCard } from './SelfVersionCard.tsx';
 import { StatusCard } from './StatusCard.tsx';
 import { useGatewayConfig } from './system-api.ts';
@@ -20,6 +21,9 @@ export default function GatewayPage() {
           <SelfVersionCard />
         </div>
         <ConfigSection />
+        <div className="lg:col-span-2">
+          <ModelRoutingSection />
+        </div>
       </div>
     </section>
   );

@@ -3,6 +3,7 @@
 // send, or a live bubble of a run in flight. (A hand-over to a sub-agent and
 // the work nested under it: Handover.tsx.)
 import { memo } from 'react';
+import { Link } from 'wouter';
 import type { TranscriptEntry } from '../../api/types.ts';
 import { isRefusedSpawn, type LiveBubble, type Notice, type PendingSend } from '../../features/chat/index.ts';
 import { noticeText } from './messages.ts';
@@ -58,6 +59,12 @@ export const EntryItem = memo(function EntryItem({ entry, nameOf, continuing = n
           <span className="font-semibold">{who}</span>
           {resumed && <span>{resumed}</span>}
           <time dateTime={new Date(entry.timestampMs).toISOString()}>{time(entry.timestampMs)}</time>
+          {!mine && entry.runId && (
+            // The run's model calls as svc's endpoint served them (issue 22).
+            <Link href={`/runs/${encodeURIComponent(entry.runId)}`} className="underline">
+              model calls
+            </Link>
+          )}
         </header>
         <p className="text-sm break-words whitespace-pre-wrap">{entry.text}</p>
       </article>

@@ -1,0 +1,30 @@
+// Model routing (issue 22; docs/model-routing.md): GET and PUT
+// /api/system/model-routing and POST .../sync, each answering the same view,
+// written into the query key ['system', 'model-routing']: under the gateway
+// page's ['system'] prefix, so a saved provider key or a gateway start (each
+// may sync routing on the server) reads the view again.
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { api } from './client.ts';
+import type { ModelRoutingView } from './types.ts';
+
+export const modelRoutingKey = ['system', 'model-routing'] as const;
+
+export function useModelRouting() {
+  return useQuery({ queryKey: modelRoutingKey, queryFn: ({ signal }) => api<ModelRoutingView>('/api/system/model-routing', { signal }) });
+}
+
+export function useSetModelRouting() {
+  const qc = useQueryClient();
+  return useMutation({
+    mutationFn: (enabled: boolean) => api<ModelRoutingView>('/api/system/model-routing', { method: 'PUT', body: { enabled } }),
+    onSuccess: (view) => qc.setQueryData(modelRoutingKey, view),
+  });
+}
+
+export function useSyncModelRouting() {
+  const qc = useQueryClient();
+  return useMutation({
+    mutationFn: () => api<ModelRoutingView>('/api/system/model-routing/sync', { method: 'POST' }),
+    onSuccess: (view) => qc.setQueryData(modelRoutingKey, view),
+  });
+}

@@ -1,0 +1,78 @@
+// The budgets as a table: what each counts, status, the spend bar, mode,
+// period, what in-flight calls have reserved, and Edit / Resume. Wide tables
+// scroll sideways inside their own focusable region on a phone.
+import type { BudgetRow } from '../../api/types.ts';
+import { formatCents, PERIOD_SHORT, STATUS_TEXT } from './budget-format.ts';
+import { SpendBar } from './SpendBar.tsx';
+
+const MODE_TEXT: Record<BudgetRow['mode'], string> = { cap: 'Cap', warn: 'Warn' };
+
+const PILL: Record<BudgetRow['status'], string> = {
+  active: 'border-ok text-ok',
+  paused: 'border-danger text-danger',
+  soft_capped: 'border-warn text-warn',
+};
+
+export function StatusPill({ status }: { status: BudgetRow['status'] }) {
+  return <span className={`inline-block rounded-full border px-2 py-0.5 text-xs font-semibold whitespace-nowrap ${PILL[status]}`}>{STATUS_TEXT[status]}</span>;
+}
+
+export function BudgetTable({ rows, titleOf, onEdit, onResume }: { rows: BudgetRow[]; titleOf: (r: BudgetRow) => string; onEdit: (r: BudgetRow) => void; onResume: (r: BudgetRow) => void }) {
+  return (
+    <div role="region" aria-label="Budgets table" tabIndex={0} className="relative overflow-x-auto rounded-lg border border-border bg-surface">
+      <table className="w-full text-left text-sm">
+        <thead className="border-b border-border text-xs text-muted">
+          <tr>
+            <th scope="col" className="px-3 py-2 font-medium">Budget</th>
+            <th scope="col" className="px-3 py-2 font-medium">Status</th>
+            <th scope="col" className="px-3 py-2 font-medium">Spend</th>
+            <th scope="col" className="hidden px-3 py-2 font-medium sm:table-cell">Mode</th>
+            <th scope="col" className="hidden px-3 py-2 font-medium sm:table-cell">Period</th>
+            <th scope="col" className="px-3 py-2 font-medium">Reserved</th>
+            <th scope="col" className="px-3 py-2 font-medium">
+              <span className="sr-only">Actions</span>
+            </th>
+          </tr>
+        </thead>
+        <tbody>
+          {rows.map((r) => {
+            const title = titleOf(r);
+            return (
+              <tr key={r.id} className="border-b border-border last:border-b-0">
+                <th scope="row" className="px-3 py-2 font-medium">
+                  {title}
+                  {/* On a phone mode and period fold under the name. */}
+                  <span className="block text-xs font-normal text-muted sm:hidden">
+                    {MODE_TEXT[r.mode]} · {PERIOD_SHORT[r.period]}
+                  </span>
+                </th>
+                <td className="px-3 py-2">
+                  <StatusPill status={r.status} />
+                  {r.status === 'active' && r.warnedPct > 0 && <span className="mt-1 block text-xs whitespace-nowrap text-warn">Warned at {r.warnedPct} %</span>}
+                </td>
+                <td className="px-3 py-2">
+                  <SpendBar row={r} title={title} />
+                </td>
+                <td className="hidden px-3 py-2 sm:table-cell">{MODE_TEXT[r.mode]}</td>
+                <td className="hidden px-3 py-2 whitespace-nowrap sm:table-cell">{PERIOD_SHORT[r.period]}</td>
+                <td className="px-3 py-2 whitespace-nowrap">{formatCents(r.reservedUsdCents)}</td>
+                <td className="px-3 py-2">
+                  <div className="flex justify-end gap-2">
+                    <button type="button" className="btn" aria-label={`Edit ${title}`} onClick={() => onEdit(r)}>
+                      Edit
+                    </button>
+                    {r.status === 'paused' && (
+                      <button type="button" className="btn btn-primary" aria-label={`Resume ${title}`} onClick={() => onResume(r)}>
+                        Resume
+                      </button>
+                    )}
+                  </div>
+                </td>
+              </tr>
+            );
+          })}
+        </tbody>
+      </table>
+    </div>
+  );
+}
