@@ -127,8 +127,34 @@ async function drive(ctx: TeamChatContext, h: RunHandle): Promise<RunOutcome> {
       if (h.halted) return halted(ctx, h);
       return complete(ctx, h, usage);
     }
+    if (turn.state === 'error' && isReloadRace(turn.errorMessage) && h.text === '' && attempt < RELOAD_RETRIES) {
+      ctx.logger.warn({ executionId: h.executionId, attempt }, 'team chat send met a gateway reloading its config; sending again');
+      h.runId = null;
+      await pause(RELOAD_PAUSE_MS, h.abort.signal);
+      continue;
+    }
     return fail(ctx, h, turn.state === 'aborted' ? 'the run was aborted at the gateway' : (turn.errorMessage ?? 'run failed'));
   }
+}
+
+// The gateway prepares a new model runtime after any change to its config or
+// .env (svc's roster lists and model routing among them); a run that starts
+// meanwhile ends at once with this error and nothing done, so it is sent again.
+const RELOAD_RACE = /generation was superseded/i;
+const RELOAD_RETRIES = 3;
+const RELOAD_PAUSE_MS = 500;
+const isReloadRace = (message: string | null | undefined): boolean => RELOAD_RACE.test(message ?? '');
+
+function pause(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => {
+      clearTimeout(timer);
+      signal.removeEventListener('abort', done);
+      resolve();
+    };
+    const timer = setTimeout(done, ms);
+    signal.addEventListener('abort', done, { once: true });
+  });
 }
 
 function liveSession(ctx: TeamChatContext): GatewaySession | null {
