@@ -16,7 +16,7 @@ void test('Dashboard (issue 18, screenshots): every page, light and dark, is cap
   const svc = await startSvc(t);
   const dir = mkdtempSync(join(tmpdir(), 'svc-shots-'));
   t.after(() => rmSync(dir, { recursive: true, force: true }));
-  const { shots } = await seedForScreenshots(svc.base);
+  const { shots } = await seedForScreenshots(svc.base, svc.home);
   // A watched page first, over every route: problems fail the test (openPage's check).
   const { page } = await openPage(t, browser());
   for (const shot of shots) {

@@ -10,7 +10,7 @@ import { REPO_ROOT, removeHome, startServer } from '../helpers/server.ts';
 const svc = await startServer();
 const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: [...CHROMIUM_FLAGS] });
 try {
-  const { shots } = await seedForScreenshots(svc.base);
+  const { shots } = await seedForScreenshots(svc.base, svc.home);
   const files = await captureScreenshots(browser, svc.base, shots, join(REPO_ROOT, 'docs', 'screenshots'));
   console.log(`screenshots: wrote ${files.length} files to docs/screenshots/`);
 } finally {

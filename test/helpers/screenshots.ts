@@ -7,6 +7,8 @@
 // the same capture into a temporary folder so it cannot rot.
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
+import { createBudgetLedger } from '../../shared/budgets/index.ts';
+import { openDatabase } from '../../shared/db/open.ts';
 import type { Browser, Page } from 'playwright-core';
 import { call, createTeam, teamKey } from './team-chat-api.ts';
 
@@ -30,8 +32,18 @@ async function ok(base: string, method: string, path: string, body?: unknown): P
   return r.body;
 }
 
-/** Seeds the home through the HTTP API; returns the pages to capture. */
-export async function seedForScreenshots(base: string): Promise<Seeded> {
+/** Spend as svc's ledger records a model call that did not pass its endpoint (the team chat's fallback metering). */
+function spend(home: string, scope: { agentId: string; teamId: string }, usd: number): void {
+  const db = openDatabase(join(home, 'svc.db'));
+  try {
+    createBudgetLedger({ db, warnPct: 80, hardCapUsdCents: null }).recordSpend({ ...scope, taskId: null, model: null }, usd);
+  } finally {
+    db.close();
+  }
+}
+
+/** Seeds the home through the HTTP API (and spend through the ledger on `home`'s database); returns the pages to capture. */
+export async function seedForScreenshots(base: string, home: string): Promise<Seeded> {
   const teamId = await createTeam(base, 'Launch crew', [LEAD, MEMBER], LEAD.id);
   await ok(base, 'PUT', `/api/team-rules/${teamId}`, { text: 'Answer briefly. Put decisions on the board.' });
   await ok(base, 'PATCH', `/api/teams/${teamId}/onboarding`, {
@@ -85,6 +97,12 @@ export async function seedForScreenshots(base: string): Promise<Seeded> {
     if (status === 'done') await ok(base, 'PATCH', `/api/tasks/${id}`, { status: 'in_progress' });
     if (status !== 'todo') await ok(base, 'PATCH', `/api/tasks/${id}`, { status });
   }
+  // Budgets: a monthly global cap, the team's daily cap (reached: paused), a warn budget on the member.
+  await ok(base, 'POST', '/api/governance/budgets', { scope: 'global', scopeId: 'all', limitUsdCents: 5000, mode: 'cap', period: 'monthly' });
+  await ok(base, 'POST', '/api/governance/budgets', { scope: 'team', scopeId: teamId, limitUsdCents: 1000, mode: 'cap', period: 'daily' });
+  await ok(base, 'POST', '/api/governance/budgets', { scope: 'agent', scopeId: MEMBER.id, limitUsdCents: 500, mode: 'warn' });
+  spend(home, { agentId: LEAD.id, teamId }, 6.4);
+  spend(home, { agentId: MEMBER.id, teamId }, 4.2);
   const shots: Shot[] = [
     { name: 'setup', path: '/setup' },
     { name: 'teams', path: '/teams' },
@@ -93,6 +111,7 @@ export async function seedForScreenshots(base: string): Promise<Seeded> {
     { name: 'team-board', path: `/teams/${teamId}/board` },
     { name: 'board', path: '/board' },
     { name: 'approvals', path: '/approvals' },
+    { name: 'budgets', path: '/budgets' },
     { name: 'gateway', path: '/gateway' },
     { name: 'settings', path: '/settings' },
   ];
