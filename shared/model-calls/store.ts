@@ -48,33 +48,19 @@ export interface ModelCall {
   endedAt: string | null;
 }
 
-export interface OpenModelCall {
-  agentId: string;
-  teamId: string | null;
-  taskId: string | null;
-  sessionKey: string | null;
-  runId: string | null;
-  traceId: string | null;
-  provider: string;
-  api: string;
-  model: string | null;
+/** What a call is known by before it is forwarded: the row's attribution, its estimate and its start (ms). */
+export type OpenModelCall = Pick<ModelCall, 'agentId' | 'teamId' | 'taskId' | 'sessionKey' | 'runId' | 'traceId' | 'provider' | 'api' | 'model'> & {
   estimateUsd: number;
   startedAt: number;
-}
+};
 
-export interface ModelCallEnd {
+/** How a call ended: the row's figures (ms for times) and its outcome. */
+export type ModelCallEnd = Partial<
+  Pick<ModelCall, 'inputTokens' | 'outputTokens' | 'cacheReadTokens' | 'cacheWriteTokens' | 'costUsd' | 'ttftMs' | 'durationMs' | 'httpStatus' | 'budgetId'>
+> & {
   outcome: Exclude<ModelCallOutcome, 'open'>;
-  inputTokens?: number | null;
-  outputTokens?: number | null;
-  cacheReadTokens?: number | null;
-  cacheWriteTokens?: number | null;
-  costUsd?: number | null;
-  ttftMs?: number | null;
-  durationMs?: number | null;
-  httpStatus?: number | null;
-  budgetId?: string | null;
   endedAt: number;
-}
+};
 
 export interface ModelCalls {
   /** Inserts the `open` row of a call about to be forwarded; returns its id. */

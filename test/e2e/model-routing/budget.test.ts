@@ -13,6 +13,7 @@ import { sendChat, type ChatTurn } from '../../../shared/gateway/chat.ts';
 import { startTeamChatGateway, type TeamChatGateway } from '../../helpers/team-chat-gateway.ts';
 import { startServer, type RunningServer } from '../../helpers/server.ts';
 import { waitFor } from '../../helpers/wait.ts';
+import { call } from '../../helpers/team-chat-api.ts';
 
 const SETUP_TIMEOUT_MS = 20 * 60_000;
 const CHAT_MS = 180_000;
@@ -26,13 +27,10 @@ let worker = '';
 
 const base = () => (svc as RunningServer).base;
 const gateway = () => gw as TeamChatGateway;
+/** svc's API through the shared helper; `text` is the body again, for assertion messages. */
 const api = async (path: string, init?: { method: string; body?: unknown }): Promise<{ status: number; body: Json; text: string }> => {
-  const res = await fetch(`${base()}${path}`, {
-    method: init?.method ?? 'GET',
-    ...(init?.body === undefined ? {} : { headers: { 'content-type': 'application/json' }, body: JSON.stringify(init.body) }),
-  });
-  const text = await res.text();
-  return { status: res.status, body: JSON.parse(text) as Json, text };
+  const r = await call<Json>(base(), init?.method ?? 'GET', path, init?.body);
+  return { ...r, text: JSON.stringify(r.body) };
 };
 /** svc's rows, read from its database file as a person with sqlite3 would. */
 function query<T>(sql: string, ...params: unknown[]): T[] {

@@ -14,6 +14,7 @@ import { startServer, type RunningServer } from '../../helpers/server.ts';
 import { waitFor } from '../../helpers/wait.ts';
 import { startFakeAnthropic, type FakeAnthropic } from '../../helpers/fake-anthropic.ts';
 import { startRecorder, type Recorder } from './recorder.ts';
+import { call } from '../../helpers/team-chat-api.ts';
 
 const SETUP_TIMEOUT_MS = 20 * 60_000;
 const CHAT_MS = 120_000;
@@ -70,13 +71,10 @@ after(async () => {
 
 const base = () => (svc as RunningServer).base;
 const gateway = () => gw as TeamChatGateway;
+/** svc's API through the shared helper; `text` is the body again, for assertion messages. */
 const api = async (path: string, init?: { method: string; body?: unknown }): Promise<{ status: number; body: Json; text: string }> => {
-  const res = await fetch(`${base()}${path}`, {
-    method: init?.method ?? 'GET',
-    ...(init?.body === undefined ? {} : { headers: { 'content-type': 'application/json' }, body: JSON.stringify(init.body) }),
-  });
-  const text = await res.text();
-  return { status: res.status, body: JSON.parse(text) as Json, text };
+  const r = await call<Json>(base(), init?.method ?? 'GET', path, init?.body);
+  return { ...r, text: JSON.stringify(r.body) };
 };
 /**
  * A chat.send, sent again while the gateway answers that it was reloading
