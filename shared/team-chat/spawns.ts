@@ -15,9 +15,9 @@
 // - the announce run: the lead continuing with the result, an executions row
 //   whose parent is the child's row, its reply entry and cost.
 // Each tracked run is bounded by the run timeout, ends `error` when the
-// connection is lost, and a Stop of its team aborts it.
-import { messageOf } from '../errors.ts';
-import type { EventInput } from '../events/types.ts';
+// connection is lost, and a Stop of its team aborts it. What opening and
+// ending a tracked run writes is in spawn-runs.ts; this file reads the
+// gateway's events and decides when.
 import { ChatEventPayload, messageText, textAfterDelta } from '../gateway/chat.ts';
 import type { ConnectionStatus } from '../gateway/connection.ts';
 import type { EventFrame } from '../gateway/frames.ts';
@@ -27,12 +27,11 @@ import type { Execution } from './executions.ts';
 import { newTraceId } from './run.ts';
 import { announceSource, isAnnounceRunId, spawnArgsOf, spawnLabel, spawnResultOf, subagentKeyAgent, teamKeyParts, type SpawnArgs } from './spawn-keys.ts';
 import { loadRoster, addressable, sessionKeyOf, type RosterAgent } from './target.ts';
-import { readRunUsage, recordCompletion } from './completion.ts';
-import { meterSpend } from './run-budget.ts';
-import { budgetStopReason, isRunAgent, isRunSession } from './budget-halt.ts';
+import { readRunUsage } from './completion.ts';
+import { isRunAgent, isRunSession } from './budget-halt.ts';
 import type { MeteredTarget } from './call-meter.ts';
+import { createTrackedRuns, newSpanId, type Tracked } from './spawn-runs.ts';
 import type { BudgetHalt } from './schemas.ts';
-import type { RunUsage } from './usage.ts';
 
 export const CONNECTION_LOST = 'the gateway connection was lost during the run';
 export const STOPPED_BY_USER = 'stopped by the user';
@@ -75,36 +74,11 @@ interface Party {
   gatewayKey: string;
 }
 
-interface Tracked {
-  kind: 'spawn' | 'announce';
-  teamId: string;
-  agent: RosterAgent;
-  /** Whether the agent is one of svc's (its status is set; else it is a gateway id only). */
-  known: boolean;
-  gatewaySessionKey: string;
-  sessionKey: string;
-  runId: string;
-  executionId: string;
-  spanId: string;
-  chainId: string;
-  traceId: string;
-  parentSpanId: string | null;
-  parentExecutionId: string | null;
-  taskId: string | null;
-  parentRunId: string | null;
-  parentSessionKey: string | null;
-  label: string;
-  text: string;
-  timer: NodeJS.Timeout | null;
-}
-
 interface ChildInfo {
   party: Party;
   executionId: string;
   runId: string;
 }
-
-const newSpanId = (): string => newTraceId().slice(0, 16);
 
 /** How many child keys, dropped keys and pending tool calls are remembered (oldest forgotten first). */
 const REMEMBER_MAX = 2000;
@@ -117,8 +91,8 @@ function remember<K, V>(m: Map<K, V>, key: K, value: V): void {
 
 export function createSpawnTracker(ctx: TeamChatContext, deps: SpawnTrackerDeps): SpawnTracker {
   const { domain } = ctx;
-  /** Runs in flight, by gateway run id. */
-  const runs = new Map<string, Tracked>();
+  const tracked = createTrackedRuns(ctx);
+  const { runs, open, end, complete, fail, abortAtGateway } = tracked;
   /** Every child session key seen (depth-2 parents, announce sources), and the keys the turn bound dropped. */
   const children = new Map<string, ChildInfo>();
   const dropped = new Map<string, true>();
@@ -144,65 +118,6 @@ export function createSpawnTracker(ctx: TeamChatContext, deps: SpawnTrackerDeps)
       return { teamId: team.teamId, agent, svcKey: sessionKeyOf(agent, team.teamId), gatewayKey };
     }
     return children.get(gatewayKey)?.party ?? null;
-  };
-
-  const baseOf = (t: Pick<Tracked, 'teamId' | 'agent' | 'taskId' | 'traceId' | 'spanId' | 'parentSpanId' | 'chainId'>): Omit<EventInput, 'kind'> => ({
-    teamId: t.teamId,
-    agentId: t.agent.id,
-    taskId: t.taskId,
-    traceId: t.traceId,
-    spanId: t.spanId,
-    parentSpanId: t.parentSpanId,
-    correlationId: t.chainId,
-  });
-
-  const abortAtGateway = (sessionKey: string, runId: string | null): Promise<void> =>
-    ctx.gateway.request('chat.abort', runId ? { sessionKey, runId } : { sessionKey }, { timeoutMs: 5000, waitMs: 0 }).then(
-      () => undefined,
-      (err: unknown) => {
-        // Best effort: the row is closed on svc's side either way; a gateway that is gone has nothing to abort.
-        ctx.logger.warn({ err: messageOf(err), sessionKey }, 'team chat: chat.abort of a native delegation failed');
-      },
-    );
-
-  const arm = (t: Tracked) => {
-    t.timer = setTimeout(() => {
-      if (runs.get(t.runId) !== t) return;
-      void abortAtGateway(t.gatewaySessionKey, t.runId);
-      fail(t, `timed out after ${ctx.runTimeoutMs} ms`, 'error');
-    }, ctx.runTimeoutMs);
-    t.timer.unref();
-  };
-
-  /** Opens a tracked run: its executions row `running`, `execution_started`, status running. */
-  const open = (t: Tracked, before: () => void) => {
-    runs.set(t.runId, t);
-    ctx.tx.run(() => {
-      before();
-      ctx.executions.start({
-        id: t.executionId,
-        teamId: t.teamId,
-        agentId: t.agent.id,
-        sessionKey: t.sessionKey,
-        runId: t.runId,
-        taskId: t.taskId,
-        trigger: t.kind,
-        chainId: t.chainId,
-        traceId: t.traceId,
-        spanId: t.spanId,
-        parentSpanId: t.parentSpanId,
-        parentExecutionId: t.parentExecutionId,
-        startedAt: ctx.now(),
-      });
-      if (t.known) domain.agents.setStatus(t.agent.id, 'running');
-      ctx.eventLog.append({
-        kind: 'execution_started',
-        ...baseOf(t),
-        data: { executionId: t.executionId, sessionKey: t.sessionKey, trigger: t.kind, runId: t.runId, parentExecutionId: t.parentExecutionId },
-      });
-    });
-    ctx.emit('status', { teamId: t.teamId, agentId: t.agent.id, status: 'running' });
-    arm(t);
   };
 
   /** The parent's executions row: its run's, else the agent's latest in the team. */
@@ -396,69 +311,6 @@ export function createSpawnTracker(ctx: TeamChatContext, deps: SpawnTrackerDeps)
     }
   }
 
-  /** Takes the run out of flight (a second end of the same run finds nothing). */
-  function end(t: Tracked): void {
-    runs.delete(t.runId);
-    if (t.timer) clearTimeout(t.timer);
-    t.timer = null;
-  }
-
-  const refsOf = (t: Tracked) => ({ parentRunId: t.parentRunId, parentSessionKey: t.parentSessionKey });
-
-  function complete(t: Tracked, usage: RunUsage): void {
-    if (ctx.closed()) return;
-    const { unroutedUsd } = ctx.tx.run(() => {
-      const done = recordCompletion(ctx, {
-        executionId: t.executionId,
-        teamId: t.teamId,
-        agentId: t.agent.id,
-        runId: t.runId,
-        sessionKey: t.sessionKey,
-        trigger: t.kind,
-        usage,
-        base: baseOf(t),
-        completedData: { parentExecutionId: t.parentExecutionId },
-        setIdle: t.known,
-      });
-      if (t.text !== '') {
-        ctx.entries.reply({ teamId: t.teamId, agentId: t.agent.id, sessionKey: t.sessionKey, text: t.text, runId: t.runId, trigger: t.kind, taskId: t.taskId, ...refsOf(t), costUsd: done.costUsd });
-      }
-      return done;
-    });
-    ctx.emit('status', { teamId: t.teamId, agentId: t.agent.id, status: 'idle' });
-    // Fallback metering of the gateway's own runs; a budget this pauses blocks their agents' next sends (run.ts).
-    meterSpend(ctx, meteredOf(t), usage, unroutedUsd);
-  }
-
-  /** Ends a tracked run that did not finish: what streamed is kept, a note under its key, the row `status`. True when this ended the row. */
-  function fail(t: Tracked, why: string, status: 'error' | 'cancelled'): boolean {
-    if (runs.get(t.runId) !== t || ctx.closed()) return false;
-    end(t);
-    const reason = ctx.redactor.text(why);
-    const what = t.kind === 'spawn' ? `${t.agent.name}'s work on “${t.label}”` : `${t.agent.name}'s follow-up on a delegated result`;
-    const note = `${what} ended: ${reason}`;
-    const ended = ctx.tx.run(() => {
-      if (t.text !== '') {
-        ctx.entries.reply({ teamId: t.teamId, agentId: t.agent.id, sessionKey: t.sessionKey, text: t.text, runId: t.runId, trigger: t.kind, taskId: t.taskId, ...refsOf(t) });
-      }
-      ctx.entries.meta({ teamId: t.teamId, agentId: t.agent.id, sessionKey: t.sessionKey, text: note, runId: t.runId, trigger: t.kind, ...refsOf(t) });
-      if (!ctx.executions.finish(t.executionId, { status, endedAt: ctx.now(), error: reason })) return false;
-      const base = baseOf(t);
-      ctx.eventLog.append({ kind: 'execution_completed', ...base, data: { executionId: t.executionId, runId: t.runId, status, trigger: t.kind, parentExecutionId: t.parentExecutionId } });
-      if (status === 'error') ctx.eventLog.append({ kind: 'error', ...base, data: { errorClass: 'TeamChatDelegationError', message: note, executionId: t.executionId } });
-      if (t.known) domain.agents.setStatus(t.agent.id, status === 'error' ? 'error' : 'idle');
-      return true;
-    });
-    ctx.emit('status', { teamId: t.teamId, agentId: t.agent.id, status: status === 'error' ? 'error' : 'idle' });
-    return ended;
-  }
-
-  function haltTracked(t: Tracked, budgetLabel: string): void {
-    if (fail(t, budgetStopReason(budgetLabel), 'cancelled')) void abortAtGateway(t.gatewaySessionKey, t.runId);
-  }
-
-  const meteredOf = (t: Tracked) => ({ scope: { agentId: t.agent.id, teamId: t.teamId, taskId: t.taskId }, base: baseOf(t), executionId: t.executionId, runId: t.runId });
-
   function onStatus(s: ConnectionStatus): void {
     if (s.state === 'connected' || closed) return;
     // The gateway restarted or crashed: nothing it was running for a team stays `running` in svc.
@@ -480,12 +332,12 @@ export function createSpawnTracker(ctx: TeamChatContext, deps: SpawnTrackerDeps)
     haltForBudget(p) {
       const t = [...runs.values()].find((r) => isRunAgent(r.agent, p.agentId) && isRunSession(r, p.sessionKey));
       if (!t) return false;
-      haltTracked(t, p.budgetLabel);
+      tracked.halt(t, p.budgetLabel);
       return true;
     },
     meterTarget(runId) {
       const t = runs.get(runId);
-      return t ? { ...meteredOf(t), halt: (stop) => haltTracked(t, stop.budgetLabel) } : null;
+      return t ? { ...tracked.metered(t), halt: (stop) => tracked.halt(t, stop.budgetLabel) } : null;
     },
     running: () => runs.size,
     close() {

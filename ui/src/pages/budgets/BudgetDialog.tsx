@@ -11,7 +11,7 @@ import { FormFooter } from '../../components/FormFooter.tsx';
 import { useAgents } from '../../features/teams/useAgents.ts';
 import { useTeams } from '../../features/teams/index.ts';
 import { centsToField, MODES, parseDollars, PERIODS, SCOPES } from './budget-format.ts';
-import { FormField } from './FormField.tsx';
+import { FormField } from '../../components/FormField.tsx';
 
 export function BudgetDialog({ open, budget, onClose, onSaved }: { open: boolean; budget: BudgetRow | null; onClose: () => void; onSaved: (row: BudgetRow, created: boolean) => void }) {
   return (

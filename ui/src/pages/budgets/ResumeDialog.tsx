@@ -8,7 +8,7 @@ import type { BudgetRow, ResumedBudget } from '../../api/types.ts';
 import { Dialog } from '../../components/Dialog.tsx';
 import { FormFooter } from '../../components/FormFooter.tsx';
 import { formatCents, parseDollars } from './budget-format.ts';
-import { FormField } from './FormField.tsx';
+import { FormField } from '../../components/FormField.tsx';
 
 export function ResumeDialog({ budget, title, onClose, onResumed }: { budget: BudgetRow | null; title: string; onClose: () => void; onResumed: (row: ResumedBudget) => void }) {
   return (
