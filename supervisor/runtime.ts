@@ -182,18 +182,7 @@ export function createRuntime(config: Config, logger: Logger, opts: RuntimeOptio
     gateway: { connected: gatewayConnected, call: gatewayCall },
     boundPort: () => boundPort,
   });
-  // A gateway svc routes gets its routing re-applied on each connect (agents created or keys added by hand meanwhile).
-  // Before svc listens its port is unknown: that sync waits for setBoundPort.
-  let wasConnected = false;
-  let syncOnListen = false;
-  gatewayLink.connection.onStatus((s) => {
-    const connected = s.state === 'connected';
-    if (connected && !wasConnected && Object.keys(modelRouting.registry.read().agents).length > 0) {
-      if (boundPort === null) syncOnListen = true;
-      else void modelRouting.sync('gateway connected');
-    }
-    wasConnected = connected;
-  });
+  gatewayLink.connection.onStatus((st) => modelRouting.gatewayStatus(st.state === 'connected'));
   // A model call in flight when svc last stopped is over: its row is closed at its estimate.
   const modelCalls = createModelCalls(db);
   const interrupted = modelCalls.recoverOpen();
@@ -261,10 +250,7 @@ export function createRuntime(config: Config, logger: Logger, opts: RuntimeOptio
       stateDir: config.gatewayStateDir,
       log: logger,
       redact: (s) => redactor.text(s),
-      gateway: {
-        connected: () => gatewayLink.status().state === 'connected',
-        call: (method, params) => gatewayLink.call(method, params, { timeoutMs: 15_000, waitMs: 0 }),
-      },
+      gateway: { connected: gatewayConnected, call: gatewayCall },
     }),
     modelCalls,
   };
@@ -281,10 +267,7 @@ export function createRuntime(config: Config, logger: Logger, opts: RuntimeOptio
     bootProbe: () => health.boot(),
     setBoundPort: (p) => {
       boundPort = p;
-      if (p !== null && syncOnListen) {
-        syncOnListen = false;
-        void modelRouting.sync('gateway connected before svc listened');
-      }
+      if (p !== null) modelRouting.listening();
     },
     async close() {
       deps.sse.closeAll();

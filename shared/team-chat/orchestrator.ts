@@ -53,9 +53,7 @@ export function createOrchestrator(ctx: TeamChatContext, teamId: string): Orches
   const claimed = new Set<string>();
   /** Delegations the turn bound dropped: not offered again while this orchestrator lives. */
   const boundDropped = new Set<string>();
-  /** `<chainId>\0<agentId>`: a budget halted the agent in that message; no further turn of it goes to the agent. */
-  const budgetHalted = new Set<string>();
-  const haltKey = (chainId: string, agentId: string) => `${chainId}\u0000${agentId}`;
+  const budget = teamBudgetHooks(ctx, teamId, { running, exchanges, queues });
   let last = now();
   let runs = 0;
   const touch = () => (last = now());
@@ -112,15 +110,8 @@ export function createOrchestrator(ctx: TeamChatContext, teamId: string): Orches
       data: { from: fromId, to: d.agent.id, reason, trigger: d.trigger },
     });
 
-  /** Drops the agent's queued deliveries of the chain and refuses its later ones (a budget halted it). */
-  const haltChain = (chain: Pick<Chain, 'id'>, agentId: string) => {
-    budgetHalted.add(haltKey(chain.id, agentId));
-    const q = queues.get(agentId);
-    if (q) queues.set(agentId, q.filter((d) => d.chain.id !== chain.id));
-  };
-
   const push = (d: Delivery) => {
-    if (budgetHalted.has(haltKey(d.chain.id, d.agent.id))) {
+    if (budget.isHalted(d.chain.id, d.agent.id)) {
       ctx.logger.info({ teamId, agentId: d.agent.id, chainId: d.chain.id }, 'team chat: delivery dropped, a budget halted this agent in this message');
       return;
     }
@@ -183,7 +174,7 @@ export function createOrchestrator(ctx: TeamChatContext, teamId: string): Orches
 
   /** What a run's end sets going: the task's settlement, its result to the lead, hand-overs in the reply. */
   function after(d: Delivery, h: RunHandle, o: RunOutcome): void {
-    if (o.budgetStop) haltChain(d.chain, d.agent.id);
+    if (o.budgetStop) budget.haltChain(d.chain, d.agent.id);
     if (o.state === 'cancelled') return;
     const roster = loadRoster(domain, teamId);
     if (d.trigger === 'delegation' && d.taskId) settleTask(d, h, o, roster);
@@ -311,7 +302,8 @@ export function createOrchestrator(ctx: TeamChatContext, teamId: string): Orches
       return counts;
     },
 
-    ...teamBudgetHooks(ctx, teamId, { running, exchanges }, haltChain),
+    haltForBudget: budget.haltForBudget,
+    meterTarget: budget.meterTarget,
 
     idle: () => running.size === 0 && exchanges.size === 0 && [...queues.values()].every((q) => q.length === 0),
     lastActive: () => last,

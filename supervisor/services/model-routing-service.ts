@@ -33,6 +33,10 @@ export interface ModelRoutingService {
   view(): Promise<ModelRoutingView>;
   /** For the health check: routing is on and applied (some agent routed), and the names of real keys the gateway's files still hold. */
   keysLeftInGateway(): { active: boolean; names: string[] };
+  /** The gateway link's state: a gateway svc routes gets its routing re-applied on each connect. */
+  gatewayStatus(connected: boolean): void;
+  /** svc listens now (its port is known): a connect sync that had to wait runs. */
+  listening(): void;
 }
 
 export interface ModelRoutingDeps {
@@ -125,17 +129,35 @@ export function createModelRoutingService(deps: ModelRoutingDeps): ModelRoutingS
     }
   };
 
+  const sync = (reason: string): Promise<void> => {
+    // One at a time: two syncs planning from the same files would mint twice.
+    chain = chain.then(() => runSync(reason));
+    return chain;
+  };
+  // Agents created or keys added by hand while svc was away are routed at the
+  // next connect. Before svc listens its port is unknown: that sync waits.
+  let wasConnected = false;
+  let syncWhenListening = false;
+
   return {
     registry,
     enabled,
-    sync(reason) {
-      // One at a time: two syncs planning from the same files would mint twice.
-      chain = chain.then(() => runSync(reason));
-      return chain;
-    },
+    sync,
     async setEnabled(on, reason) {
       settingsTable.set(ENABLED_KEY, on ? 'true' : 'false');
-      await this.sync(reason);
+      await sync(reason);
+    },
+    gatewayStatus(connected) {
+      if (connected && !wasConnected && Object.keys(registry.read().agents).length > 0) {
+        if (deps.boundPort() === null) syncWhenListening = true;
+        else void sync('gateway connected');
+      }
+      wasConnected = connected;
+    },
+    listening() {
+      if (!syncWhenListening) return;
+      syncWhenListening = false;
+      void sync('gateway connected before svc listened');
     },
     hasGateway: () => gateway.connected() || existsSync(gatewayPaths(stateDir).configFile),
     async view() {
