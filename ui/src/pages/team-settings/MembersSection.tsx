@@ -38,9 +38,11 @@ export function MembersSection({ team, memberIds }: { team: Team; memberIds: rea
       {
         onSuccess: () => {
           setNotice(`Added ${agentName || nameOf(agentId)}.`);
-          setPick('');
-          setById('');
-          setByName('');
+          // Only what named this agent is cleared: the list may already show it
+          // (the teams query refreshes first), and a choice made since stays.
+          setPick((p) => (p === agentId ? '' : p));
+          setById((v) => (v.trim() === agentId ? '' : v));
+          setByName((v) => (v.trim() === (agentName ?? '') ? '' : v));
         },
       },
     );
