@@ -2,7 +2,8 @@
 // `--test` does not expand globs, so the files are listed here.
 // Usage: node test/run.mjs [path-filter ...]
 import { spawnSync } from 'node:child_process';
-import { readdirSync, statSync } from 'node:fs';
+import { mkdtempSync, readFileSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ensureChromium } from './install-chromium.mjs';
@@ -31,9 +32,26 @@ if (files.some((f) => f.endsWith('.browser.test.ts'))) {
     process.exit(1);
   }
 }
+// The usual reporter to stdout; the failed tests, if any, to a file printed last.
+const reportDir = mkdtempSync(join(tmpdir(), 'svc-test-report-'));
+const failuresFile = join(reportDir, 'failures.txt');
 const r = spawnSync(
   process.execPath,
-  ['--import', 'tsx', '--test', '--test-concurrency=2', '--test-timeout=600000', ...files],
+  [
+    '--import',
+    'tsx',
+    '--test',
+    '--test-concurrency=2',
+    '--test-timeout=600000',
+    `--test-reporter=${process.stdout.isTTY ? 'spec' : 'tap'}`,
+    '--test-reporter-destination=stdout',
+    `--test-reporter=${join(root, 'test', 'failures-reporter.mjs')}`,
+    `--test-reporter-destination=${failuresFile}`,
+    ...files,
+  ],
   { cwd: root, stdio: 'inherit' },
 );
+const failures = readFileSync(failuresFile, { encoding: 'utf8', flag: 'a+' });
+if (failures) process.stdout.write(failures);
+rmSync(reportDir, { recursive: true, force: true });
 process.exit(r.status ?? 1);
