@@ -115,7 +115,7 @@ void test(`${S}: create by keyboard only, the server's 400 shown at its field; t
     [await meter.getAttribute('aria-valuenow'), await meter.getAttribute('aria-valuemax'), await meter.getAttribute('aria-valuetext')],
     ['0', '500', '$0.00 of $5.00 (0 %)'],
   );
-  await row.getByText('Active').waitFor();
+  await row.getByText('Active').filter({ visible: true }).waitFor();
 
   // Edit: a limit of 0 is the server's 400 at the limit field; 12.50 and Warn save.
   await page.getByRole('button', { name: 'Edit Team “Ops”' }).press('Enter');
@@ -157,7 +157,7 @@ void test(`${S}: resume without grace warns that the next call pauses it again; 
   const { page } = await openPage(t, browser());
   await page.goto(`${svc.base}/budgets`);
   const row = page.getByRole('row', { name: /Team “Ops”/ });
-  await row.getByText('Paused').waitFor();
+  await row.getByText('Paused').filter({ visible: true }).waitFor();
   assert.equal(await row.getByRole('meter').getAttribute('aria-valuetext'), '$2.50 of $2.00 (125 %)');
 
   await page.getByRole('button', { name: 'Resume Team “Ops”' }).press('Enter');
@@ -171,13 +171,13 @@ void test(`${S}: resume without grace warns that the next call pauses it again; 
     await warning.innerText(),
     'Team “Ops” has spent $2.50 of its $2.00 limit: the next model call will pause it again. Raise the limit, or resume with grace.',
   );
-  await row.getByText('Active').waitFor();
+  await row.getByText('Active').filter({ visible: true }).waitFor();
   assert.equal((await listBudgets(svc.base))[0]?.status, 'active');
 
   // The warning was true: the next spend pauses it again.
   spend(svc.home, { agentId: 'res', teamId }, 0.01);
   await page.reload();
-  await row.getByText('Paused').waitFor();
+  await row.getByText('Paused').filter({ visible: true }).waitFor();
 
   // With grace: no warning, and the bar measures against limit plus grace.
   await page.getByRole('button', { name: 'Resume Team “Ops”' }).click();
@@ -185,7 +185,7 @@ void test(`${S}: resume without grace warns that the next call pauses it again; 
   await dialog.getByRole('button', { name: 'Resume budget' }).click();
   await page.getByText('Resumed Team “Ops”.').waitFor();
   assert.equal(await warning.count(), 0);
-  await row.getByText('Active').waitFor();
+  await row.getByText('Active').filter({ visible: true }).waitFor();
   await row.getByText('includes $3.00 grace').waitFor();
   const after = (await listBudgets(svc.base))[0];
   assert.deepEqual([after?.status, after?.graceUsdCents], ['active', 300]);
@@ -212,9 +212,9 @@ void test(`${S}: the empty state, every status, the dialogs: axe in light and da
   for (const colorScheme of ['light', 'dark'] as const) {
     const { page } = await openPage(t, browser(), { colorScheme });
     await page.goto(`${svc.base}/budgets`);
-    await page.getByRole('row', { name: /Team “Ops”/ }).getByText('Paused').waitFor();
+    await page.getByRole('row', { name: /Team “Ops”/ }).getByText('Paused').filter({ visible: true }).waitFor();
     await page.getByRole('row', { name: /Global/ }).getByRole('cell', { name: 'Monthly' }).waitFor();
-    await page.getByRole('row', { name: /Agent Researcher for gpt-4o/ }).getByText('Warned at 80 %').waitFor();
+    await page.getByRole('row', { name: /Agent Researcher for gpt-4o/ }).getByText('Warned at 80 %').filter({ visible: true }).waitFor();
     assert.deepEqual(await axeSerious(page), [], `the table (${colorScheme})`);
     await page.getByRole('button', { name: 'New budget' }).click();
     await page.getByRole('dialog', { name: 'New budget' }).waitFor();
@@ -228,13 +228,15 @@ void test(`${S}: the empty state, every status, the dialogs: axe in light and da
   const { page } = await openPage(t, browser(), { viewport: { width: 390, height: 844 } });
   await page.goto(`${svc.base}/budgets`);
   await page.getByRole('heading', { level: 1, name: 'Budgets' }).waitFor();
-  // The page never scrolls sideways: the table scrolls inside its own region.
-  await page.getByRole('region', { name: 'Budgets table' }).waitFor();
+  // Neither the page nor the table scrolls sideways: status, mode and period fold under the name, reserved under the spend.
+  const region = page.getByRole('region', { name: 'Budgets table' });
+  await region.waitFor();
   assert.equal(await page.evaluate<boolean>('document.documentElement.scrollWidth <= window.innerWidth'), true);
-  // Status sits beside the name; mode and period fold under it.
+  assert.equal(await region.evaluate((el) => el.scrollWidth <= el.clientWidth), true, 'the table fits 390 px');
   const team = page.getByRole('row', { name: /Team “Ops”/ });
   await team.getByText('Cap · Daily').waitFor();
-  assert.equal(await team.getByText('Paused').isVisible(), true);
+  await team.getByText('Paused').filter({ visible: true }).waitFor();
+  await team.getByText(/^Reserved \$/).waitFor();
   assert.equal(await team.getByRole('cell', { name: 'Daily' }).count(), 0, 'the period column is folded away');
   await page.getByRole('button', { name: 'Resume Team “Ops”' }).scrollIntoViewIfNeeded();
   await page.getByRole('button', { name: 'Resume Team “Ops”' }).click();

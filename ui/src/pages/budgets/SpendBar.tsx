@@ -9,7 +9,7 @@ export function SpendBar({ row, title }: { row: BudgetRow; title: string }) {
   const { max, now, pct } = spendShare(row);
   const text = `${formatCents(row.spentUsdCents)} of ${formatCents(max)} (${pct} %)`;
   return (
-    <div className="flex min-w-40 flex-col gap-1">
+    <div className="flex min-w-28 flex-col gap-1 sm:min-w-40">
       <div
         role="meter"
         aria-label={`Spend of ${title}`}
