@@ -3,17 +3,18 @@
 // concurrent runs against one cap budget, a refusal that leaves the
 // provider usable (resume, and the same agent is answered), and a kill -9
 // of svc in the middle of a call with no reservation left open after the
-// restart. The fake model is the provider.
+// restart; a native delegation's child refused at its first call. The fake
+// model is the provider.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { openDatabase } from '../../../shared/db/open.ts';
 import { sendChat, type ChatTurn } from '../../../shared/gateway/chat.ts';
-import { startTeamChatGateway, type TeamChatGateway } from '../../helpers/team-chat-gateway.ts';
+import { allowSpawns, startTeamChatGateway, type TeamChatGateway } from '../../helpers/team-chat-gateway.ts';
 import { startServer, type RunningServer } from '../../helpers/server.ts';
 import { waitFor } from '../../helpers/wait.ts';
-import { call } from '../../helpers/team-chat-api.ts';
+import { call, chat, createTeam, executions, openChatStream } from '../../helpers/team-chat-api.ts';
 
 const SETUP_TIMEOUT_MS = 20 * 60_000;
 const CHAT_MS = 180_000;
@@ -138,4 +139,38 @@ void test('Budgets (issue 22, item 3): kill -9 of svc in the middle of a call, t
   }, { what: 'a chat after the restart', timeoutMs: CHAT_MS, intervalMs: 500 });
   assert.equal(again.state, 'final', JSON.stringify(again));
   assert.match(again.text, /ECHO: still there/);
+});
+
+void test("Budgets (issue 22, items 4 and 5; issue 23): routed, a native delegation's child whose agent's cap is below one call's estimate is refused at its first model call: the provider is not reached, the child's row ends cancelled naming the budget with a note under its key", async () => {
+  const [lead, kid] = (await gateway().createAgents(['Lead', 'Kid'])) as [string, string];
+  const synced = await api('/api/system/model-routing/sync', { method: 'POST' });
+  assert.equal(synced.body.lastSync?.ok, true, synced.text);
+  const teamId = await createTeam(base(), 'Routed Team', [{ id: lead, name: 'Lead' }, { id: kid, name: 'Kid' }], lead);
+  await allowSpawns(gateway(), lead, [kid]);
+  // One cent: below any single call's estimate, so the child's first call is refused before it is forwarded.
+  const created = await api('/api/governance/budgets', { method: 'POST', body: { scope: 'agent', scopeId: kid, limitUsdCents: 1, mode: 'cap' } });
+  assert.equal(created.status, 200, created.text);
+  const kidCalls = async () => (await api(`/api/model-calls?agentId=${encodeURIComponent(kid)}&limit=500`)).body.calls as Json[];
+  const before = new Set((await kidCalls()).map((c) => c.id));
+
+  const stream = await openChatStream(base(), teamId);
+  try {
+    await chat(base(), teamId, { message: `TOOL@${lead}: sessions_spawn ${JSON.stringify({ task: 'count the beans', agentId: kid, label: 'Beans' })}`, targetAgentId: lead });
+    const hand = await stream.row('the hand-over', (e) => e.trigger === 'spawn' && e.kind === 'meta' && e.label === 'Beans' && typeof e.childSessionKey === 'string', CHAT_MS);
+    const childKey = hand.childSessionKey as string;
+    const reason = `the agent ${kid} budget reached its cap`;
+    const note = await stream.row("the note under the child's key", (e) => e.kind === 'meta' && e.sessionKey === childKey, CHAT_MS);
+    assert.equal(note.text, `Kid's work on “Beans” ended: ${reason}`);
+    const child = await waitFor(() => {
+      const r = executions((svc as RunningServer).home, teamId).find((x) => x.session_key === childKey && x.trigger === 'spawn');
+      return r && r.status !== 'running' ? r : undefined;
+    }, { what: "the child's row to end", timeoutMs: CHAT_MS });
+    assert.deepEqual([child.agent_id, child.status, child.error], [kid, 'cancelled', reason]);
+    const refused = (await kidCalls()).filter((c) => !before.has(c.id));
+    // Every call of the child was refused by svc: none was forwarded to the provider.
+    assert.ok(refused.length >= 1 && refused.every((c) => c.outcome === 'refused'), JSON.stringify(refused));
+    await waitFor(() => executions((svc as RunningServer).home, teamId).every((r) => r.status !== 'running'), { what: 'the team to be idle', timeoutMs: CHAT_MS });
+  } finally {
+    await stream.close();
+  }
 });

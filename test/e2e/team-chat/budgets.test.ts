@@ -21,7 +21,7 @@ import { createLateRedactor } from '../../../shared/redact.ts';
 import { buildApp } from '../../../supervisor/http/app.ts';
 import { createRuntime, type Runtime } from '../../../supervisor/runtime.ts';
 import { call, chat, createTeam, events, executions, openChatStream, teamKey, type Entry } from '../../helpers/team-chat-api.ts';
-import { startTeamChatGateway, type TeamChatGateway } from '../../helpers/team-chat-gateway.ts';
+import { allowSpawns, startTeamChatGateway, type TeamChatGateway } from '../../helpers/team-chat-gateway.ts';
 import { testEnv } from '../../helpers/server.ts';
 import { waitFor } from '../../helpers/wait.ts';
 
@@ -151,4 +151,39 @@ void test('Budgets (issue 22, item 4): haltForBudget on a running SLOW turn writ
     await stream.close();
   }
   await idle();
+});
+
+void test("Budgets (issue 22, item 2; issue 23): routing off, a native delegation's child run is metered per call: the call that crosses the child agent's cap pauses it and halts the child (row cancelled naming the budget, a note under the child's key); the lead is idle again", async () => {
+  const gateway = gw as TeamChatGateway;
+  await allowSpawns(gateway, writer, [slow]);
+  const created = await call<Json>(base, 'POST', '/api/governance/budgets', { scope: 'agent', scopeId: slow, limitUsdCents: 2, mode: 'cap' });
+  assert.equal(created.status, 200, JSON.stringify(created.body));
+  const label = `agent ${slow}`;
+  const stream = await openChatStream(base, teamId);
+  try {
+    // The child echoes its long task: one call of thousands of tokens each way crosses 2 cents.
+    const task = `Repeat this back: ${Array.from({ length: 8 }, (_, i) => String(i).repeat(2000)).join(' ')}`;
+    await chat(base, teamId, { message: `TOOL@${writer}: sessions_spawn ${JSON.stringify({ task, agentId: slow, label: 'Echo' })}`, targetAgentId: writer });
+    const hand = await stream.row('the hand-over', (e) => e.trigger === 'spawn' && e.kind === 'meta' && e.label === 'Echo' && typeof e.childSessionKey === 'string', RUN_MS);
+    const childKey = hand.childSessionKey as string;
+    const paused = await waitFor(async () => {
+      const b = await budgetOf('agent', slow);
+      return b?.status === 'paused' ? b : undefined;
+    }, { what: "the child agent's budget to pause", timeoutMs: RUN_MS });
+    assert.ok(paused.spentUsdCents >= 2, JSON.stringify(paused));
+    const reason = `the ${label} budget reached its cap`;
+    const note = await stream.row('the note under the child\'s key', (e) => e.kind === 'meta' && e.sessionKey === childKey, RUN_MS);
+    assert.equal(note.text, `Slowpoke's work on “Echo” ended: ${reason}`);
+    assert.equal(note.agentId, slow);
+    await idle();
+    const child = executions(gateway.home, teamId).find((r) => r.session_key === childKey && r.trigger === 'spawn');
+    assert.deepEqual([child?.agent_id, child?.status, child?.error], [slow, 'cancelled', reason]);
+    const exceeded = (await events(base, { teamId })).filter((e) => e.kind === 'error' && e.data.errorClass === 'BudgetExceeded' && e.agentId === slow);
+    assert.equal(exceeded.length, 1, 'one BudgetExceeded for the child agent');
+    assert.ok(!stream.rows().some((e) => e.role === 'assistant' && e.sessionKey === childKey && e.trigger === 'spawn' && typeof e.costUsd === 'number'), 'no completed child reply');
+  } finally {
+    await stream.close();
+  }
+  const resumed = await call<Json>(base, 'POST', `/api/governance/budgets/agent/${slow}/resume`, {});
+  assert.equal(resumed.status, 200, JSON.stringify(resumed.body));
 });
