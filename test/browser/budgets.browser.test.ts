@@ -232,7 +232,7 @@ void test(`${S}: the empty state, every status, the dialogs: axe in light and da
   const region = page.getByRole('region', { name: 'Budgets table' });
   await region.waitFor();
   assert.equal(await page.evaluate<boolean>('document.documentElement.scrollWidth <= window.innerWidth'), true);
-  assert.equal(await region.evaluate((el: HTMLElement) => el.scrollWidth <= el.clientWidth), true, 'the table fits 390 px');
+  assert.equal(await region.evaluate((el) => { const box = el as unknown as { scrollWidth: number; clientWidth: number }; return box.scrollWidth <= box.clientWidth; }), true, 'the table fits 390 px');
   const team = page.getByRole('row', { name: /Team “Ops”/ });
   await team.getByText('Cap · Daily').waitFor();
   await team.getByText('Paused').filter({ visible: true }).waitFor();
