@@ -73,7 +73,7 @@ export function createFleetSummary({ db, gatewayStatus, now = Date.now }: FleetS
         agents,
         health: runtime === GATEWAY_RUNTIME ? gateway : unreportedHealth(),
       }));
-    return { generatedAt: at, agents: all, runtimes, board: boardRollup(at), budgets: budgetCounts() };
+    return { generatedAt: at, agents: all, runtimes, board: boardRollup(at), budgets: budgetCounts(at) };
   });
 
   return () => read(now());

@@ -206,6 +206,23 @@ void test(`${S}: the fleet summary counts budget rows by status`, async (t) => {
   assert.deepEqual(await counts(), { available: true, total: 3, byStatus: { active: 1, paused: 1, soft_capped: 1 } });
 });
 
+void test(`${S}: the fleet summary counts a daily budget paused in an earlier period as active, as a read of it then shows`, async (t) => {
+  const ta = await buildTestApp(t);
+  const { app, runtime } = ta;
+  const { agent, call } = targets(ta);
+  const counts = async () => (await app.inject('/api/fleet/summary')).json<{ budgets: { byStatus: unknown } }>().budgets.byStatus;
+  const daily = await upsert(app, { scope: 'agent', scopeId: agent.id, limitUsdCents: 100, mode: 'cap', period: 'daily' });
+  await upsert(app, { scope: 'global', scopeId: 'all', limitUsdCents: 100, mode: 'cap' });
+  runtime.deps.budgets.ledger.recordSpend(call, 1);
+  assert.deepEqual(await counts(), { active: 0, paused: 2, soft_capped: 0 });
+  // The daily row's period began yesterday: its reset is due, though nothing has touched it yet.
+  runtime.deps.db.prepare('UPDATE budgets SET period_start = period_start - 86400000 WHERE id = ?').run(daily.id);
+  assert.deepEqual(await counts(), { active: 1, paused: 1, soft_capped: 0 });
+  const rows = (await app.inject('/api/governance/budgets')).json<BudgetRow[]>();
+  assert.deepEqual(rows.map((r) => [r.scope, r.status]).sort(), [['agent', 'active'], ['global', 'paused']]);
+  assert.deepEqual(await counts(), { active: 1, paused: 1, soft_capped: 0 });
+});
+
 void test(`${S}: the health report's config shows the real budget posture, hard cap and warn threshold`, async (t) => {
   const health = async (app: FastifyInstance) => (await app.inject('/api/health')).json<{ config: Record<string, unknown> }>().config;
   const plain = await buildTestApp(t);
