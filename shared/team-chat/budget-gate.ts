@@ -37,7 +37,12 @@ export function createBudgetGate(deps: BudgetGateDeps): BudgetGate {
         const transitions = theLedger().recordSpend(scope, usd);
         if (transitions.length > 0) deps.eventLog.appendMany(budgetEvents(transitions, base));
         const paused = transitions.find((t) => t.to === 'paused' && t.from !== 'paused');
-        return paused ? stopOf(paused.budget) : null;
+        if (paused) return stopOf(paused.budget);
+        // Spend into a cap budget that was paused already halts the run too: a run that began before
+        // the pause, or one under a per-model budget, which the check before a send cannot see (the
+        // model of a run's calls is known only once they are made).
+        const blocked = theLedger().blockedBy(scope);
+        return blocked ? stopOf(blocked) : null;
       });
     },
   };

@@ -30,7 +30,8 @@ export interface BudgetGate {
   blockedBy(scope: RunScope): BudgetStop | null;
   /**
    * Fallback metering: `usd` spent by unrouted model calls of a run. Transitions become events
-   * (shared/budgets budgetEvents) with `base`; returns the budget paused by this spend, else null.
+   * (shared/budgets budgetEvents) with `base`; returns the budget paused by this spend, or a cap
+   * budget of the spend's scope that was paused already (the run must stop), else null.
    */
   recordSpend(scope: RunScope, usd: number, base: Omit<EventInput, 'kind'>): BudgetStop | null;
 }

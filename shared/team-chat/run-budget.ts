@@ -31,7 +31,7 @@ export function checkBudgets(ctx: TeamChatContext, h: RunHandle): BudgetStop | n
 
 /**
  * Fallback metering (routing off, or a provider svc cannot stand in front of): the run's unrouted
- * spend goes into every budget that applies; warnings and pauses become events. Returns the budget it paused.
+ * spend goes into every budget that applies; warnings and pauses become events. Returns the budget that stops the run (paused by this spend, or already paused).
  */
 export function meterSpend(
   ctx: TeamChatContext,

@@ -185,3 +185,26 @@ void test('Budgets (issue 22, item 4): a halt that comes just after the refused 
   f.host.haltForBudget({ ...halt, budgetId: 'b-old' });
   assert.equal(f.notes(key).length, 1, 'a run that ended a minute ago is not the refused one');
 });
+
+void test('Budgets (issue 22, item 2): per-call fallback metering into a cap budget that is paused already (a per-model one, which no send can check first) halts that run after its call too', async (t) => {
+  const f = fixture(t);
+  const key = teamSessionKey('writer', f.teamId);
+  f.budgets.upsert({ scope: 'agent', scopeId: 'writer', mode: 'cap', period: 'none', limitUsdCents: 10, model: 'svc-e2e-llm' });
+  f.host.ingest({ teamId: f.teamId, message: 'work', entryId: 'user-1' });
+  const first = await waitFor(() => f.gw.sends[0]?.runId, { what: 'the first send' });
+  f.gw.callEnded(first, { provider: 'fake', input: 20_000, output: 0, responseId: 'c1' });
+  f.gw.callEnded(first, { provider: 'fake', input: 20_000, output: 0, responseId: 'c2' });
+  await waitFor(() => f.executions()[0]?.status === 'cancelled', { what: 'the first run halted' });
+  assert.equal(f.budgets.list()[0]?.status, 'paused');
+
+  // The next message is sent: the model its calls will use is not known before they are made.
+  f.host.ingest({ teamId: f.teamId, message: 'more work', entryId: 'user-2' });
+  const second = await waitFor(() => f.gw.sends[1]?.runId, { what: 'the second send' });
+  f.gw.callEnded(second, { provider: 'fake', input: 20_000, output: 0, responseId: 'c3' });
+  await waitFor(() => f.executions()[1]?.status === 'cancelled', { what: 'the second run halted after its call' });
+  assert.deepEqual(f.gw.aborts, [first, second]);
+  assert.equal(f.executions()[1]?.error, 'the agent writer for svc-e2e-llm budget reached its cap');
+  assert.deepEqual(f.notes(key), [noteText('agent writer for svc-e2e-llm'), noteText('agent writer for svc-e2e-llm')]);
+  assert.equal(f.budgets.list()[0]?.spentUsdCents, 18, 'the call after the pause is still counted');
+  assert.equal(f.errorEvents().filter((e) => e.errorClass === 'BudgetExceeded').length, 1, 'one pause, one BudgetExceeded');
+});
