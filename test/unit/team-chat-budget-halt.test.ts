@@ -2,8 +2,8 @@
 // the real budget ledger, with a scripted gateway connection in place of the
 // gateway (test/helpers/team-chat-scripted.ts; what the real gateway does is proved in
 // test/e2e/team-chat/budgets.test.ts). A run halted for a budget, a turn a
-// paused budget blocks before its send, and fallback metering that pauses a
-// budget with a run's unrouted spend.
+// paused budget blocks before its send, fallback metering that pauses a
+// budget with a run's unrouted spend, and exchange turns halted both ways.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { budgetStopText } from '../../shared/team-chat/budget-halt.ts';
@@ -207,4 +207,41 @@ void test('Budgets (issue 22, item 2): per-call fallback metering into a cap bud
   assert.deepEqual(f.notes(key), [noteText('agent writer for svc-e2e-llm'), noteText('agent writer for svc-e2e-llm')]);
   assert.equal(f.budgets.list()[0]?.spentUsdCents, 18, 'the call after the pause is still counted');
   assert.equal(f.errorEvents().filter((e) => e.errorClass === 'BudgetExceeded').length, 1, 'one pause, one BudgetExceeded');
+});
+
+/** After the exchange's halted turn: a person's message is sent, and no further exchange turn was. */
+async function noFurtherExchangeTurn(f: ReturnType<typeof fixture>, sendsBefore: number): Promise<void> {
+  f.host.ingest({ teamId: f.teamId, message: 'anyone?', entryId: 'user-after' });
+  await waitFor(() => f.gw.sends.some((s, i) => i >= sendsBefore && s.sessionKey === teamSessionKey('writer', f.teamId)), { what: "the person's message sent" });
+  assert.deepEqual(f.gw.sends.slice(sendsBefore).filter((s) => s.sessionKey.includes(':peer:')), [], 'the exchange ended: no further turn');
+}
+
+void test('Budgets (issue 22, item 4): haltForBudget on an exchange turn halts it (row cancelled naming the budget, the note in the agent\'s team transcript) and ends the exchange', async (t) => {
+  const f = fixture(t);
+  const { exchangeId } = f.host.exchange({ teamId: f.teamId, fromAgentId: 'writer', toAgentId: 'editor', topic: 'the plan', turns: 4 });
+  const runId = await waitFor(() => f.gw.sends[0]?.runId, { what: 'the first exchange turn' });
+  const peerKey = f.gw.sends[0]?.sessionKey as string;
+  assert.ok(peerKey.endsWith(`:peer:${exchangeId}`), peerKey);
+  assert.deepEqual(f.host.haltForBudget({ agentId: 'writer', sessionKey: peerKey, budgetLabel: 'global', budgetId: 'b-g' }), { halted: true });
+  await waitFor(() => f.executions()[0]?.status === 'cancelled', { what: 'the exchange turn halted' });
+  assert.deepEqual(f.gw.aborts, [runId]);
+  assert.deepEqual([f.executions()[0]?.trigger, f.executions()[0]?.error], ['exchange', 'the global budget reached its cap']);
+  assert.deepEqual(f.notes(teamSessionKey('writer', f.teamId)), [noteText('global')]);
+  await noFurtherExchangeTurn(f, 1);
+});
+
+void test('Budgets (issue 22, item 2): per-call fallback metering of an exchange turn that crosses a cap halts it and ends the exchange', async (t) => {
+  const f = fixture(t);
+  f.budgets.upsert({ scope: 'agent', scopeId: 'editor', mode: 'cap', period: 'none', limitUsdCents: 10, model: null });
+  f.host.exchange({ teamId: f.teamId, fromAgentId: 'writer', toAgentId: 'editor', topic: 'the plan', turns: 4 });
+  f.gw.finish(await waitFor(() => f.gw.sends[0]?.runId, { what: "the writer's turn" }), 'Shall we plan?');
+  const editorRun = await waitFor(() => f.gw.sends[1]?.runId, { what: "the editor's turn" });
+  f.gw.callEnded(editorRun, { provider: 'fake', input: 20_000, output: 0, responseId: 'e1' });
+  f.gw.callEnded(editorRun, { provider: 'fake', input: 20_000, output: 0, responseId: 'e2' });
+  await waitFor(() => f.executions()[1]?.status === 'cancelled', { what: "the editor's turn halted after the call" });
+  assert.deepEqual(f.gw.aborts, [editorRun]);
+  assert.equal(f.executions()[1]?.error, 'the agent editor budget reached its cap');
+  assert.deepEqual(f.notes(teamSessionKey('editor', f.teamId)), [budgetStopText('Editor', 'agent editor')]);
+  assert.equal(f.budgets.list()[0]?.status, 'paused');
+  await noFurtherExchangeTurn(f, 2);
 });
