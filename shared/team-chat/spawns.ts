@@ -5,10 +5,9 @@
 // back as an `announce:*` run in the parent's session. svc starts neither;
 // this tracker watches them on the host's gateway connection and records
 // them as it records its own runs:
-// - the parent's tool result: accepted -> the hand-over entry,
-//   `speaker_selected` (trigger spawn), the child's executions row (parent
-//   linked), counted against the parent's chain (past the bound the child is
-//   aborted at once); refused -> a note and a `tool_result` event;
+// - the parent's tool result: accepted -> the hand-over and the child's
+//   executions row, counted against the parent's chain (past the bound the
+//   child is aborted at once); refused -> a note;
 // - the child's chat events: deltas on the team stream under the child's
 //   agent, then its reply entry with its cost (per model call of that run,
 //   from chat.history), or its failure;
@@ -16,8 +15,9 @@
 //   whose parent is the child's row, its reply entry and cost.
 // Each tracked run is bounded by the run timeout, ends `error` when the
 // connection is lost, and a Stop of its team aborts it. What opening and
-// ending a tracked run writes is in spawn-runs.ts; this file reads the
-// gateway's events and decides when.
+// ending a tracked run writes is in spawn-runs.ts, the hand-over and the
+// refusal in spawn-entries.ts; this file reads the gateway's events and
+// decides when.
 import { ChatEventPayload, messageText, textAfterDelta } from '../gateway/chat.ts';
 import type { ConnectionStatus } from '../gateway/connection.ts';
 import type { EventFrame } from '../gateway/frames.ts';
@@ -31,6 +31,7 @@ import { readRunUsage } from './completion.ts';
 import { isRunAgent, isRunSession } from './budget-halt.ts';
 import type { MeteredTarget } from './call-meter.ts';
 import { createTrackedRuns, newSpanId, type Tracked } from './spawn-runs.ts';
+import { writeHandOver, writeRefusal, type SpawnParent } from './spawn-entries.ts';
 import type { BudgetHalt } from './schemas.ts';
 
 export const CONNECTION_LOST = 'the gateway connection was lost during the run';
@@ -65,12 +66,8 @@ export interface SpawnTracker {
   close(): void;
 }
 
-/** Who stands behind a gateway session key the tracker follows. */
-interface Party {
-  teamId: string;
-  agent: RosterAgent;
-  /** svc's key for the party's transcript entries (a team key with svc's agent id, or a child key as is). */
-  svcKey: string;
+/** Who stands behind a gateway session key the tracker follows; svcKey is a team key with svc's agent id, or a child key as is. */
+interface Party extends SpawnParent {
   gatewayKey: string;
 }
 
@@ -162,56 +159,7 @@ export function createSpawnTracker(ctx: TeamChatContext, deps: SpawnTrackerDeps)
       timer: null,
     };
     remember(children, childKey, { party: { teamId: parent.teamId, agent, svcKey: childKey, gatewayKey: childKey }, executionId: t.executionId, runId: childRunId });
-    open(t, () => {
-      ctx.entries.handOver({
-        teamId: parent.teamId,
-        agentId: parent.agent.id,
-        sessionKey: parent.svcKey,
-        text: `${parent.agent.name} handed “${label}” to ${agent.name}`,
-        runId: t.parentRunId,
-        childSessionKey: childKey,
-        label,
-        taskId,
-      });
-      ctx.eventLog.append({
-        kind: 'speaker_selected',
-        teamId: parent.teamId,
-        agentId: agent.id,
-        taskId,
-        traceId,
-        parentSpanId,
-        correlationId: chainId,
-        data: { from: parent.agent.id, to: agent.id, reason: label, trigger: 'spawn', childSessionKey: childKey },
-      });
-    });
-  }
-
-  function refused(parent: Party, parentRunId: string | null, toolCallId: string, args: SpawnArgs, status: string, error: string): void {
-    const parentRow = parentRowOf(parent, parentRunId);
-    const label = spawnLabel(args);
-    const to = args.agentId ?? 'another agent';
-    const reason = ctx.redactor.text(error);
-    ctx.tx.run(() => {
-      ctx.entries.meta({
-        entryId: `spawn-refused-${toolCallId}`,
-        teamId: parent.teamId,
-        agentId: parent.agent.id,
-        sessionKey: parent.svcKey,
-        text: `${parent.agent.name} could not hand “${label}” to ${to}: ${reason}`,
-        runId: parentRunId,
-        trigger: 'spawn',
-      });
-      ctx.eventLog.append({
-        kind: 'tool_result',
-        teamId: parent.teamId,
-        agentId: parent.agent.id,
-        taskId: parentRow?.taskId ?? null,
-        traceId: parentRow?.traceId ?? null,
-        parentSpanId: parentRow?.spanId ?? null,
-        correlationId: parentRow?.chainId ?? null,
-        data: { name: 'sessions_spawn', status, error: reason, toAgentId: to, toolCallId },
-      });
-    });
+    open(t, () => writeHandOver(ctx, parent, t));
   }
 
   function onAgent(frame: EventFrame): void {
@@ -233,7 +181,14 @@ export function createSpawnTracker(ctx: TeamChatContext, deps: SpawnTrackerDeps)
       startChild(parent, parentRunId, result.childSessionKey, result.runId, args);
       return;
     }
-    refused(parent, parentRunId, d.toolCallId, args, result?.status ?? 'error', result?.error ?? (result ? `status ${result.status}` : 'no readable result'));
+    writeRefusal(ctx, parent, {
+      parentRow: parentRowOf(parent, parentRunId),
+      parentRunId,
+      toolCallId: d.toolCallId,
+      args,
+      status: result?.status ?? 'error',
+      error: result?.error ?? (result ? `status ${result.status}` : 'no readable result'),
+    });
   }
 
   function startAnnounce(runId: string, gatewayKey: string): Tracked | null {
