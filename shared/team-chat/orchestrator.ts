@@ -1,8 +1,9 @@
 // One team's orchestrator (design17 "Behaviour", docs/team-chat.md): a FIFO
 // per agent (one run at a time per agent, agents of the team concurrently),
 // the chains that user messages start (a trace, a turn count against the
-// bound), hand-overs found in replies, delegations delivered when the board
-// makes them ready and their results handed back to the lead, and stop.
+// bound, chain-rules.ts), hand-overs found in replies, delegations delivered
+// when the board makes them ready and their results handed back to the
+// lead, and stop.
 import { COMMENT_MAX } from '../board/schemas.ts';
 import type { Task } from '../board/types.ts';
 import { messageOf } from '../errors.ts';
@@ -15,6 +16,7 @@ import { buildPreamble, deliveryText } from './preamble.ts';
 import { newTraceId, startRun, type RunHandle, type RunOutcome } from './run.ts';
 import type { MeteredTarget } from './call-meter.ts';
 import { teamBudgetHooks } from './orchestrator-budget.ts';
+import { admitToChain, speakerSelected as selectSpeaker } from './chain-rules.ts';
 import { stopTeam } from './stop.ts';
 import type { Chain, Delivery, StopCounts, Trigger } from './work.ts';
 import { addressable, gatewaySessionKeyOf, handOvers, loadRoster, resolveTarget, sessionKeyOf, type RosterAgent, type TeamRoster } from './target.ts';
@@ -67,48 +69,8 @@ export function createOrchestrator(ctx: TeamChatContext, teamId: string): Orches
     return c;
   };
 
-  /** Counts the delivery against its chain's bound; a delivery past the bound is dropped with a note. */
-  const admit = (d: Delivery): boolean => {
-    const { chain } = d;
-    if (chain.runs < ctx.turnBound) {
-      chain.runs++;
-      return true;
-    }
-    ctx.tx.run(() => {
-      ctx.eventLog.append({
-        kind: 'turn_bound_hit',
-        teamId,
-        agentId: d.agent.id,
-        taskId: d.taskId,
-        traceId: chain.traceId,
-        parentSpanId: d.parentSpanId,
-        correlationId: chain.id,
-        data: { chainId: chain.id, bound: ctx.turnBound, dropped: { agentId: d.agent.id, trigger: d.trigger } },
-      });
-      if (!chain.hit) {
-        ctx.entries.meta({
-          teamId,
-          agentId: null,
-          sessionKey: chain.noteKey,
-          text: `Turn bound reached: one message may start at most ${ctx.turnBound} runs; the ${d.trigger} to ${d.agent.name} was not delivered.`,
-        });
-      }
-    });
-    chain.hit = true;
-    return false;
-  };
-
-  const speakerSelected = (d: Delivery, fromId: string | null, reason: string) =>
-    ctx.eventLog.append({
-      kind: 'speaker_selected',
-      teamId,
-      agentId: d.agent.id,
-      taskId: d.taskId,
-      traceId: d.chain.traceId,
-      parentSpanId: d.parentSpanId,
-      correlationId: d.chain.id,
-      data: { from: fromId, to: d.agent.id, reason, trigger: d.trigger },
-    });
+  const admit = (d: Delivery): boolean => admitToChain(ctx, teamId, d);
+  const speakerSelected = (d: Delivery, fromId: string | null, reason: string) => selectSpeaker(ctx, teamId, d, fromId, reason);
 
   const push = (d: Delivery) => {
     if (budget.isHalted(d.chain.id, d.agent.id)) {
