@@ -108,6 +108,9 @@ void test(`${S}: the hand-over shows the child running, its text streams inside,
 
   // Res's text streams inside the hand-over, under Res's name; never a bubble of the team's own; Stop is offered.
   await gw.model.untilHeld(1, RUN_WAIT_MS);
+  // Res is let go only once Lea's own run has ended: a child that finishes while its parent's run still
+  // goes has its result steered into that run by the gateway, and there is no announce run to continue.
+  await stream.row("Lea's own reply", (e) => e.role === 'assistant' && e.sessionKey === h.sessionKey && e.trigger === 'user', RUN_WAIT_MS);
   const live = region.locator('[data-live-text]');
   await live.waitFor();
   await region.getByText('Res', { exact: true }).first().waitFor();
