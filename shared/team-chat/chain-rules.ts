@@ -38,7 +38,7 @@ export function admitToChain(ctx: TeamChatContext, teamId: string, d: Delivery):
 }
 
 /** Who speaks next and why (`from` null: the user or the board). */
-export function speakerSelected(ctx: TeamChatContext, teamId: string, d: Delivery, fromId: string | null, reason: string): void {
+export function selectSpeaker(ctx: TeamChatContext, teamId: string, d: Delivery, fromId: string | null, reason: string): void {
   ctx.eventLog.append({
     kind: 'speaker_selected',
     teamId,

@@ -16,7 +16,7 @@ import { buildPreamble, deliveryText } from './preamble.ts';
 import { newTraceId, startRun, type RunHandle, type RunOutcome } from './run.ts';
 import type { MeteredTarget } from './call-meter.ts';
 import { teamBudgetHooks } from './orchestrator-budget.ts';
-import { admitToChain, speakerSelected as selectSpeaker } from './chain-rules.ts';
+import { admitToChain, selectSpeaker } from './chain-rules.ts';
 import { stopTeam } from './stop.ts';
 import type { Chain, Delivery, StopCounts, Trigger } from './work.ts';
 import { addressable, gatewaySessionKeyOf, handOvers, loadRoster, resolveTarget, sessionKeyOf, type RosterAgent, type TeamRoster } from './target.ts';
