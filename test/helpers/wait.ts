@@ -9,8 +9,11 @@
 const realSetTimeout = globalThis.setTimeout;
 const realClearTimeout = globalThis.clearTimeout;
 
-/** Long enough for a loaded two-core machine; short enough that a hang fails in seconds, not at the runner's timeout. */
-export const DEFAULT_WAIT_MS = 15_000;
+/**
+ * Long enough for a loaded two-core machine running two real gateways at once (as Playwright's own
+ * default for a locator); short enough that a hang fails in seconds, not at the runner's timeout.
+ */
+export const DEFAULT_WAIT_MS = 30_000;
 const DEFAULT_INTERVAL_MS = 20;
 
 export interface WaitOptions {

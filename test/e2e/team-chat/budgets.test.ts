@@ -1,7 +1,7 @@
 // Issue 22 in the team chat on a REAL OpenClaw gateway with routing OFF (the
 // fallback: svc meters the gateway's per-call usage, `session.message`, and
-// halts a run after the call that paused a budget), the kit's fake model as
-// the provider. svc runs in this
+// halts a run after the call that paused a budget; a native delegation's
+// child run too), the kit's fake model as the provider. svc runs in this
 // process (workers on, a real port) so a test can also call the service's
 // haltForBudget the way the model endpoint does when it refuses a call;
 // everything else goes through svc's HTTP API. One gateway and one svc for
