@@ -26,7 +26,7 @@ import type { TeamChatContext } from './context.ts';
 import type { Execution } from './executions.ts';
 import { newTraceId } from './run.ts';
 import { announceSource, isAnnounceRunId, spawnArgsOf, spawnLabel, spawnResultOf, subagentKeyAgent, teamKeyParts, type SpawnArgs } from './spawn-keys.ts';
-import { loadRoster, addressable, sessionKeyOf, type RosterAgent } from './target.ts';
+import { agentOfGatewayId, sessionKeyOf, type RosterAgent } from './target.ts';
 import { readRunUsage } from './completion.ts';
 import { isRunAgent, isRunSession } from './budget-halt.ts';
 import type { MeteredTarget } from './call-meter.ts';
@@ -98,13 +98,7 @@ export function createSpawnTracker(ctx: TeamChatContext, deps: SpawnTrackerDeps)
   const offs: Array<() => void> = [];
   let closed = false;
 
-  const agentOf = (teamId: string, gatewayAgentId: string): { agent: RosterAgent; known: boolean } => {
-    const inTeam = addressable(loadRoster(domain, teamId)).find((a) => (a.gatewayId ?? a.id) === gatewayAgentId);
-    if (inTeam) return { agent: inTeam, known: true };
-    const any = domain.agents.list({}).find((a) => (a.gatewayId ?? a.id) === gatewayAgentId);
-    if (any) return { agent: { id: any.id, name: any.name, gatewayId: any.gatewayId }, known: true };
-    return { agent: { id: gatewayAgentId, name: gatewayAgentId, gatewayId: gatewayAgentId }, known: false };
-  };
+  const agentOf = (teamId: string, gatewayAgentId: string) => agentOfGatewayId(domain, teamId, gatewayAgentId);
 
   /** The party of a team key of an existing team, or of a child key already followed; null for anything else. */
   const partyOf = (gatewayKey: string): Party | null => {

@@ -72,3 +72,15 @@ export const sessionKeyOf = (agent: RosterAgent | null, teamId: string): string 
 /** The gateway's session key: the agent's gateway id (its svc id when unset). */
 export const gatewaySessionKeyOf = (agent: RosterAgent, teamId: string, suffix = ''): string =>
   `${teamSessionKey(agent.gatewayId ?? agent.id, teamId)}${suffix}`;
+
+/**
+ * The svc agent behind a gateway agent id (its gatewayId, else its own id): a member of the team first,
+ * then any agent svc knows; else the gateway id stands in for one svc does not know (`known` false).
+ */
+export function agentOfGatewayId(domain: Pick<Domain, 'agents' | 'teams' | 'lead'>, teamId: string, gatewayAgentId: string): { agent: RosterAgent; known: boolean } {
+  const inTeam = addressable(loadRoster(domain, teamId)).find((a) => (a.gatewayId ?? a.id) === gatewayAgentId);
+  if (inTeam) return { agent: inTeam, known: true };
+  const any = domain.agents.list({}).find((a) => (a.gatewayId ?? a.id) === gatewayAgentId);
+  if (any) return { agent: pick(any), known: true };
+  return { agent: { id: gatewayAgentId, name: gatewayAgentId, gatewayId: gatewayAgentId }, known: false };
+}
