@@ -45,7 +45,15 @@ export function tryUpgrade(port: number, path: string, headers: Record<string, s
       ];
       sock.write(lines.join('\r\n'));
     });
-    sock.on('data', (d) => (data += d.toString()));
+    // The status line is the answer: an accepted upgrade keeps the socket open (and a proxied one may
+    // carry pings), so waiting for its close or for it to go idle could wait forever.
+    sock.on('data', (d) => {
+      data += d.toString();
+      const end = data.indexOf('\r\n');
+      if (end < 0) return;
+      sock.destroy();
+      resolve(data.slice(0, end));
+    });
     sock.on('error', () => undefined);
     sock.on('close', () => resolve(data ? (data.split('\r\n')[0] ?? '') : 'destroyed'));
   });
