@@ -23,7 +23,7 @@ export default async function* failuresReporter(source) {
   for await (const event of source) {
     if (event.type !== 'test:fail') continue;
     const { name, file, details } = event.data;
-    // A file that fails as a whole reports once more at nesting 0 under its own path.
+    // A file that fails as a whole (a crash, the runner's timeout) is named by its own path.
     failed.push({ name, file: relativeFile(file), error: describe(details?.error) });
   }
   if (failed.length === 0) return;

@@ -6,13 +6,11 @@
 // recordSpend: the fallback metering path the team-chat worker uses), so the
 // rows the page reads are rows the server computed.
 import assert from 'node:assert/strict';
-import { join } from 'node:path';
 import { test } from 'node:test';
 import type { Page } from 'playwright-core';
-import { createBudgetLedger } from '../../shared/budgets/index.ts';
 import type { BudgetRow } from '../../shared/budgets/schemas.ts';
-import { openDatabase } from '../../shared/db/open.ts';
 import { axeSerious, openPage, startSvc, useBrowser } from '../helpers/browser.ts';
+import { spend } from '../helpers/spend.ts';
 import { call } from '../helpers/team-chat-api.ts';
 import { waitFor } from '../helpers/wait.ts';
 
@@ -20,16 +18,6 @@ const browser = useBrowser();
 const S = 'Budgets (issue 22, item 7)';
 
 const listBudgets = async (base: string) => (await call<BudgetRow[]>(base, 'GET', '/api/governance/budgets')).body;
-
-/** Spend recorded by the ledger on svc's own database file, as fallback metering records it. */
-function spend(home: string, scope: { agentId: string; teamId: string | null; model?: string }, usd: number): void {
-  const db = openDatabase(join(home, 'svc.db'));
-  try {
-    createBudgetLedger({ db, warnPct: 80, hardCapUsdCents: null }).recordSpend({ taskId: null, model: null, ...scope }, usd);
-  } finally {
-    db.close();
-  }
-}
 
 async function seedTeam(base: string, name: string): Promise<string> {
   const r = await call<{ team: { id: string } }>(base, 'POST', '/api/teams', { name, icon: '🧪', color: '#336699' });

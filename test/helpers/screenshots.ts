@@ -7,9 +7,8 @@
 // the same capture into a temporary folder so it cannot rot.
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { createBudgetLedger } from '../../shared/budgets/index.ts';
-import { openDatabase } from '../../shared/db/open.ts';
 import type { Browser, Page } from 'playwright-core';
+import { spend } from './spend.ts';
 import { call, createTeam, teamKey } from './team-chat-api.ts';
 
 export interface Shot {
@@ -30,16 +29,6 @@ async function ok(base: string, method: string, path: string, body?: unknown): P
   const r = await call(base, method, path, body);
   if (r.status >= 300) throw new Error(`${method} ${path}: ${r.status} ${JSON.stringify(r.body)}`);
   return r.body;
-}
-
-/** Spend as svc's ledger records a model call that did not pass its endpoint (the team chat's fallback metering). */
-function spend(home: string, scope: { agentId: string; teamId: string }, usd: number): void {
-  const db = openDatabase(join(home, 'svc.db'));
-  try {
-    createBudgetLedger({ db, warnPct: 80, hardCapUsdCents: null }).recordSpend({ ...scope, taskId: null, model: null }, usd);
-  } finally {
-    db.close();
-  }
 }
 
 /** Seeds the home through the HTTP API (and spend through the ledger on `home`'s database); returns the pages to capture. */
