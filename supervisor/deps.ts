@@ -25,6 +25,8 @@ import type { SseRegistry } from './http/sse.ts';
 import type { UpgradeRegistry } from './http/upgrade.ts';
 import type { GatewayHostHandle } from './services/gateway-host-service.ts';
 import type { GatewayLink } from './services/gateway-link.ts';
+import type { GatewayWiringService } from './services/gateway-wiring-service.ts';
+import type { GatewayPricesService } from './services/gateway-prices-service.ts';
 import type { HealthService } from './services/health-service.ts';
 import type { IngestService } from './services/ingest-service.ts';
 import type { McpHost } from './services/mcp-host.ts';
@@ -34,7 +36,6 @@ import type { SettingsService } from './services/settings-service.ts';
 import type { StreamHub } from './services/stream-hub.ts';
 import type { TeamChatService } from './services/team-chat-service.ts';
 import type { WorkboardService } from './services/workboard-service.ts';
-import type { DelegationSync } from '../shared/teams/delegation-sync.ts';
 
 export interface AppDeps {
   config: Config;
@@ -80,10 +81,12 @@ export interface AppDeps {
   teamChat: TeamChatService;
   /** The gateway's Workboard cards (a cache on the gateway link; `enabled: false` without the plugin). */
   workboard: WorkboardService;
-  /** Writes the rosters into the gateway config as `subagents.allowAgents`; routes that change a roster call `sync` after it. */
-  delegation: DelegationSync;
-  /** Issue 22: the gateway's model calls through svc's endpoint (routing setting, sync, the upstream registry). */
+  /** The gateway reconciler: what svc wires into the gateway (rosters, MCP attach, routing), applied on every change that matters. */
+  gatewayWiring: GatewayWiringService;
+  /** Issue 22: the gateway's model calls through svc's endpoint (routing setting, the upstream registry, the view). */
   modelRouting: ModelRoutingService;
   /** One row per model call through svc's model endpoint (/model/<agentId>/…). */
   modelCalls: ModelCalls;
+  /** The gateway's configured model prices, published for every thread's price book; refresh(config) after reading the gateway's config. */
+  gatewayPrices: GatewayPricesService;
 }

@@ -40,6 +40,10 @@ import { createHealthService } from './services/health-service.ts';
 import { createIngestService } from './services/ingest-service.ts';
 import { createMcpHost } from './services/mcp-host.ts';
 import { createModelRoutingService } from './services/model-routing-service.ts';
+import { createGatewayWiringService, type GatewayWiringService } from './services/gateway-wiring-service.ts';
+import { isLoopbackHost, wsHostPort } from '../shared/health/probes.ts';
+import { createGatewayPricesService } from './services/gateway-prices-service.ts';
+import { priceBookFor } from '../shared/pricing/index.ts';
 import { startOtelExport } from './services/otel-export.ts';
 import { createJobPool } from './services/pool.ts';
 import { createSettingsService } from './services/settings-service.ts';
@@ -47,7 +51,6 @@ import { StreamHub } from './services/stream-hub.ts';
 import { Supervisor, workerEntry, type Service } from './services/supervision.ts';
 import { createTeamChatService } from './services/team-chat-service.ts';
 import { createWorkboardService } from './services/workboard-service.ts';
-import { createDelegationSync } from '../shared/teams/delegation-sync.ts';
 import { TeamFrames } from './http/team-frames.ts';
 
 export const CHAT_BATCH = 500;
@@ -153,6 +156,7 @@ export function createRuntime(config: Config, logger: Logger, opts: RuntimeOptio
     otlpEndpoint: config.otlpTracesEndpoint ?? config.otlpEndpoint,
     budgetPosture: () => budgets.store.posture(),
     modelKeys: () => modelRouting.keysLeftInGateway(),
+    gatewayWiring: () => gatewayWiring?.problems() ?? { active: false, problems: [] },
     workers: async () => {
       const [tailStats, ingestStats, teamChatStats] = await Promise.all([
         tail ? tail.request('stats', {}, { timeoutMs: 1000 }) : null,
@@ -172,8 +176,12 @@ export function createRuntime(config: Config, logger: Logger, opts: RuntimeOptio
   const agentTokens = createAgentTokenStore(db);
   const gatewayCall = (method: string, params: unknown) => gatewayLink.call(method, params, { timeoutMs: 15_000, waitMs: 0 });
   const gatewayConnected = () => gatewayLink.status().state === 'connected';
+  // Built once the domain exists (below); the routing view and the prices read the gateway's files where it found them.
+  let gatewayWiring: GatewayWiringService | null = null;
+  const gatewayStateDir = () => gatewayWiring?.stateDir() ?? config.gatewayStateDir;
+  const lastWiring = () => gatewayWiring?.last() ?? null;
   const modelRouting = createModelRoutingService({
-    stateDir: config.gatewayStateDir,
+    stateDir: gatewayStateDir,
     settingsTable,
     vault,
     agentTokens,
@@ -181,8 +189,16 @@ export function createRuntime(config: Config, logger: Logger, opts: RuntimeOptio
     redact: (s) => redactor.text(s),
     gateway: { connected: gatewayConnected, call: gatewayCall },
     boundPort: () => boundPort,
+    lastSync: () => {
+      const l = lastWiring();
+      return l && { at: l.at, ok: l.ok && l.parts.routing === null, error: l.error ?? l.parts.routing };
+    },
   });
-  gatewayLink.connection.onStatus((st) => modelRouting.gatewayStatus(st.state === 'connected'));
+  // The gateway's configured model prices, published for every thread's price book (shared/pricing).
+  const gatewayPrices = createGatewayPricesService({
+    stateDir: gatewayStateDir, settingsTable, book: priceBookFor(db), logger, gateway: { connected: gatewayConnected, call: gatewayCall },
+  });
+  gatewayLink.connection.onStatus((st) => gatewayPrices.gatewayStatus(st.state === 'connected'));
   // A model call in flight when svc last stopped is over: its row is closed at its estimate.
   const modelCalls = createModelCalls(db);
   const interrupted = modelCalls.recoverOpen();
@@ -213,6 +229,26 @@ export function createRuntime(config: Config, logger: Logger, opts: RuntimeOptio
     logger,
     startWorker: startWorkers,
   });
+  const wiring = createGatewayWiringService({
+    settingsTable,
+    domain,
+    vault,
+    agentTokens,
+    modelRouting,
+    gateway: { connected: gatewayConnected, call: gatewayCall },
+    localGateway: () => {
+      const hp = wsHostPort(settings.gatewayUrl());
+      return hp !== null && isLoopbackHost(hp.host);
+    },
+    stateDir: config.gatewayStateDir,
+    svcHome: paths.home,
+    boundPort: () => boundPort,
+    onRead: (c) => gatewayPrices.refresh(c),
+    logger,
+    redact: (s) => redactor.text(s),
+  });
+  gatewayWiring = wiring;
+  gatewayLink.connection.onStatus((st) => wiring.gatewayStatus(st.state === 'connected'));
   const base: Omit<AppDeps, 'mcp'> = {
     config,
     logger,
@@ -244,21 +280,15 @@ export function createRuntime(config: Config, logger: Logger, opts: RuntimeOptio
     modelRouting,
     teamChat,
     workboard: createWorkboardService({ connection: gatewayLink.connection, domain, logger }),
-    delegation: createDelegationSync({
-      domain,
-      settings: settingsTable,
-      stateDir: config.gatewayStateDir,
-      log: logger,
-      redact: (s) => redactor.text(s),
-      gateway: { connected: gatewayConnected, call: gatewayCall },
-    }),
+    gatewayWiring: wiring,
     modelCalls,
+    gatewayPrices,
   };
   const deps: AppDeps = { ...base, mcp: createMcpHost(base) };
   if (!opts.mcpProbes) mcpProbes = () => deps.mcp.probes();
 
   deps.upgrades.setGatewayHandler(proxy.handle);
-  const otel = startOtelExport({ config, logger, events: hubs.events });
+  const otel = startOtelExport({ config, logger, events: hubs.events, prices: gatewayPrices.book });
 
   return {
     deps,
@@ -267,9 +297,10 @@ export function createRuntime(config: Config, logger: Logger, opts: RuntimeOptio
     bootProbe: () => health.boot(),
     setBoundPort: (p) => {
       boundPort = p;
-      if (p !== null) modelRouting.listening();
+      if (p !== null) wiring.listening();
     },
     async close() {
+      wiring.close();
       deps.sse.closeAll();
       proxy.closeAll();
       await teamChat.close();

@@ -33,6 +33,8 @@ export interface CheckDeps {
   otlpEndpoint: string | null;
   /** Issue 22: with model routing applied, the names (never values) of real provider keys left in the gateway's files. */
   modelKeys?: () => { active: boolean; names: string[] };
+  /** Issue 30: what the gateway reconciler could not wire into the gateway (names and reasons, never values). */
+  gatewayWiring?: () => { active: boolean; problems: string[] };
 }
 
 export interface CheckDef {
@@ -203,6 +205,17 @@ export const CHECKS: readonly CheckDef[] = [
         message: `the gateway's files still hold provider keys (${names.join(', ')}): with model routing on they belong in svc's vault only; run a model-routing sync or remove them`,
         detail: { names },
       };
+    },
+  },
+  {
+    // Issue 30: svc's own wiring of the gateway (rosters, MCP attach, routing); degraded, the chat works without it.
+    id: 'gatewayWiring',
+    fatal: false,
+    applies: ({ gatewayWiring }) => gatewayWiring?.().active === true,
+    run: ({ gatewayWiring }) => {
+      const problems = gatewayWiring?.().problems ?? [];
+      if (problems.length === 0) return { ok: true, message: 'the gateway holds what svc wires into it: rosters, its MCP servers per agent, model routing' };
+      return { ok: false, message: `svc could not wire everything into the gateway: ${problems.join('; ')}`, detail: { problems } };
     },
   },
   {

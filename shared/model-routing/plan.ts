@@ -14,7 +14,10 @@
 // against the current value: a second plan over its own result is empty.
 import { providerOfModel } from '../gateway/providers.ts';
 import { getPath, isJsonObject, type JsonObject } from '../gateway/config-file.ts';
+import { OpList, type ConfigOp } from '../gateway-wiring/config-ops.ts';
 import type { RoutingRegistry } from './registry.ts';
+
+export type { ConfigOp } from '../gateway-wiring/config-ops.ts';
 import { lookupUpstream, modelEntryFor, own, type NotRoutedReason } from './upstream-lookup.ts';
 
 export type { NotRoutedReason } from './upstream-lookup.ts';
@@ -36,12 +39,6 @@ export interface AgentRoute {
   model: string | null;
   /** Why the agent is not routed; null when the plan routes it. */
   reason: NotRoutedReason | null;
-}
-
-/** One change to openclaw.json: `value: undefined` removes the key. */
-export interface ConfigOp {
-  path: string[];
-  value: unknown;
 }
 
 export interface PlanInput {
@@ -80,16 +77,6 @@ export interface RoutingPlan {
   fromDefault: string[];
 }
 
-function deepEqual(a: unknown, b: unknown): boolean {
-  if (a === b) return true;
-  if (Array.isArray(a) && Array.isArray(b)) return a.length === b.length && a.every((v, i) => deepEqual(v, b[i]));
-  if (isJsonObject(a) && isJsonObject(b)) {
-    const ka = Object.keys(a);
-    return ka.length === Object.keys(b).length && ka.every((k) => Object.hasOwn(b, k) && deepEqual(a[k], b[k]));
-  }
-  return false;
-}
-
 /** The agent's model ref and where it is set: its entry (string or `{primary}`), else the defaults. */
 export function modelRefOf(config: unknown, agentId: string): { ref: string | null; inEntry: 'string' | 'object' | null } {
   const entryModel = own(own(getPath(config, ['agents', 'entries']), agentId), 'model');
@@ -111,26 +98,8 @@ const splitRef = (ref: string): { provider: string; model: string } | null => {
   return provider ? { provider, model: ref.slice(provider.length + 1) } : null;
 };
 
-class Ops {
-  readonly list: ConfigOp[] = [];
-  constructor(private readonly config: JsonObject) {}
-  /** Sets `path` unless it already holds an equal value. */
-  set(path: string[], value: unknown): void {
-    if (!deepEqual(getPath(this.config, path), value)) this.list.push({ path, value });
-  }
-  /** Sets each key of `value` under `path` that differs (other keys a user added stay). */
-  merge(path: string[], value: JsonObject): void {
-    const current = getPath(this.config, path);
-    if (!isJsonObject(current)) return void this.list.push({ path, value });
-    for (const [k, v] of Object.entries(value)) this.set([...path, k], v);
-  }
-  remove(path: string[]): void {
-    if (getPath(this.config, path) !== undefined) this.list.push({ path, value: undefined });
-  }
-}
-
 /** Sets the agent's model ref where it is set today (the entry's string or `{primary}`; a new entry string otherwise). */
-function setModelRef(ops: Ops, config: JsonObject, agentId: string, ref: string): void {
+function setModelRef(ops: OpList, config: JsonObject, agentId: string, ref: string): void {
   const { inEntry } = modelRefOf(config, agentId);
   if (inEntry === 'object') ops.set(['agents', 'entries', agentId, 'model', 'primary'], ref);
   else ops.set(['agents', 'entries', agentId, 'model'], ref);
@@ -138,7 +107,7 @@ function setModelRef(ops: Ops, config: JsonObject, agentId: string, ref: string)
 
 export function planRouting(input: PlanInput): RoutingPlan {
   const { config, env, registry } = input;
-  const ops = new Ops(config);
+  const ops = new OpList(config);
   // Upstreams no agent uses any more stay named: routing off puts their keys back too.
   const upstreams = input.enabled ? { ...registry.upstreams } : {};
   const plan: RoutingPlan = { agents: [], configOps: ops.list, envBefore: {}, envAfter: [], mint: [], revoke: [], vaultSet: {}, vaultDelete: [], registry: { agents: {}, upstreams }, fromDefault: [] };

@@ -4,12 +4,10 @@
 // every live team it is the effective lead of (loadRoster decides the lead),
 // plus, where a team it belongs to has sub-delegation on, that team's other
 // members. Everyone else svc knows gets []. Ids are gateway ids. Agents svc
-// does not know are not touched (shared/gateway/subagents-config.ts writes).
+// does not know are not touched (the gateway reconciler writes the lists:
+// shared/gateway-wiring/roster.ts).
 import type { SettingsTable } from '../db/settings-table.ts';
 import type { Domain } from '../domain.ts';
-import { messageOf } from '../errors.ts';
-import { allowAgentsPatch, backUpConfig, patchThroughGateway, pendingAllowAgents, writeAllowAgents, type GatewayCall, type SubagentsWrite } from '../gateway/subagents-config.ts';
-import type { ConfigLog } from '../gateway/config-file.ts';
 import { TEAM_KEYS } from '../setting-keys.ts';
 import { loadRoster, type TeamRoster } from '../team-chat/target.ts';
 
@@ -54,11 +52,11 @@ export function loadDelegationInput(domain: Pick<Domain, 'agents' | 'teams' | 'l
   return { known, teams };
 }
 
-/** The last sync as a person sees it in GET /api/teams/:id/delegation. */
+/** The last reconcile of the lists as a person sees it in GET /api/teams/:id/delegation. */
 export interface DelegationSyncStatus {
-  /** When openclaw.json last matched svc's teams (written or already right); null before the first sync. */
+  /** When the gateway last held svc's lists (written or already right); null before the first time. */
   syncedAt: number | null;
-  /** Why the last sync did not write (redacted); null when it did or had nothing to do. */
+  /** Why the last round did not write (redacted); null when it did or had nothing to do. */
   error: string | null;
 }
 
@@ -70,80 +68,4 @@ export interface DelegationView {
   allowAgents: Record<string, string[]>;
   /** The last write of the lists: when it matched svc's teams, and why it did not. */
   sync: DelegationSyncStatus;
-}
-
-export interface DelegationSync {
-  /** Rewrites allowAgents from the roster; never rejects (a failure is logged and kept in status()). */
-  sync(reason: string): Promise<DelegationSyncStatus>;
-  status(): DelegationSyncStatus;
-}
-
-export interface DelegationSyncDeps {
-  domain: Pick<Domain, 'agents' | 'teams' | 'lead'>;
-  settings: Pick<SettingsTable, 'get'>;
-  /** The gateway's state folder (config.gatewayStateDir). */
-  stateDir: string;
-  log: ConfigLog & { error(fields: object, msg: string): void };
-  redact: (s: string) => string;
-  /**
-   * The running gateway, when svc is connected to it. Its own `config.patch`
-   * applies the lists at once: a file written beside a running gateway was
-   * seen to go unnoticed by its watcher after the gateway had written the
-   * file itself (the preset CLI does), so the file is written only when
-   * the gateway is not connected or the patch fails.
-   */
-  gateway?: { connected(): boolean; call: GatewayCall };
-  now?: () => number;
-}
-
-export const SYNC_MESSAGES = {
-  corrupt: 'openclaw.json is not valid JSON: svc did not write the delegation lists',
-} as const;
-
-export function createDelegationSync({ domain, settings, stateDir, log, redact, gateway, now = Date.now }: DelegationSyncDeps): DelegationSync {
-  let last: DelegationSyncStatus = { syncedAt: null, error: null };
-  /** Through the running gateway's own config.patch; null when it is not connected or the call failed (the file write follows). */
-  const viaGateway = async (want: Map<string, string[]>, reason: string): Promise<SubagentsWrite | null> => {
-    if (!gateway?.connected()) return null;
-    const pending = pendingAllowAgents(stateDir, want);
-    if (pending.kind !== 'changes') return pending;
-    if (pending.changes.length === 0) return { kind: 'unchanged' };
-    // A path is dotted: an id with a dot in it could not be named; the file write handles it.
-    if (pending.changes.some(([id]) => id.includes('.'))) return null;
-    try {
-      backUpConfig(stateDir);
-      await patchThroughGateway(gateway.call, allowAgentsPatch(pending.changes));
-      const agents = pending.changes.map(([id]) => id);
-      log.info({ agents, reason }, 'gateway subagents.allowAgents patched from svc teams');
-      return { kind: 'written', agents };
-    } catch (err) {
-      log.warn({ reason, error: redact(messageOf(err)) }, 'config.patch of the delegation lists failed; writing the file instead');
-      return null;
-    }
-  };
-  return {
-    async sync(reason) {
-      try {
-        const { known, teams } = loadDelegationInput(domain, settings);
-        const want = allowAgentsFor(known, teams);
-        const result = (await viaGateway(want, reason)) ?? writeAllowAgents(stateDir, want, log);
-        if (result.kind === 'corrupt') {
-          last = { syncedAt: last.syncedAt, error: SYNC_MESSAGES.corrupt };
-          log.warn({ reason }, SYNC_MESSAGES.corrupt);
-        } else if (result.kind === 'no-config') {
-          // No gateway configured yet: nothing to keep in step; the next roster change writes once it exists.
-          last = { syncedAt: last.syncedAt, error: null };
-        } else {
-          last = { syncedAt: now(), error: null };
-        }
-      } catch (err) {
-        // The roster change that called this stands: the gateway keeps its previous lists until the next sync.
-        const error = redact(messageOf(err));
-        last = { syncedAt: last.syncedAt, error };
-        log.error({ reason, error }, 'writing the gateway delegation lists failed');
-      }
-      return last;
-    },
-    status: () => last,
-  };
 }

@@ -5,6 +5,7 @@ import type { AppDeps } from '../deps.ts';
 import { gateVerdict, GATE_ERROR } from './plugins/access-gate.ts';
 import { applyDevCors, originOf } from './plugins/dev-cors.ts';
 import { registerErrorHandling } from './plugins/errors.ts';
+import { registerGatewayWiringHook } from './plugins/gateway-wiring-hook.ts';
 import { allowedHostNames, hostGuardVerdict, isLoopbackAddress, type HostGuardOptions } from './plugins/host-guard.ts';
 import { createRateLimiter } from './plugins/rate-limit.ts';
 import { isApiPath, parseTarget } from './plugins/request-path.ts';
@@ -23,6 +24,7 @@ import { obsRoutes } from './routes/obs.ts';
 import { evalRoutes } from './routes/eval.ts';
 import { settingsRoutes } from './routes/settings.ts';
 import { systemRoutes } from './routes/system.ts';
+import { existingGatewayRoutes } from './routes/system-existing-gateway.ts';
 import { systemConfigRoutes } from './routes/system-config.ts';
 import { modelRoutingRoutes } from './routes/model-routing.ts';
 import { execSettingsRoutes } from './routes/exec-settings.ts';
@@ -86,6 +88,7 @@ export function buildApp(deps: AppDeps, opts: BuildAppOptions = {}): FastifyInst
   });
 
   registerErrorHandling(app, deps.redactor, deps.logger);
+  registerGatewayWiringHook(app, () => deps.gatewayWiring);
 
   // One callback hook for every request, after routing (fastify 5 runs
   // onRequest once the route is known, so `req.is404` says whether the router
@@ -145,6 +148,7 @@ export function buildApp(deps: AppDeps, opts: BuildAppOptions = {}): FastifyInst
   obsRoutes(app, deps);
   evalRoutes(app, deps);
   systemRoutes(app, deps);
+  existingGatewayRoutes(app, deps);
   systemConfigRoutes(app, deps);
   modelRoutingRoutes(app, deps);
   // The spec: /api/cost-records/summary, /api/exec-settings/all and

@@ -146,7 +146,7 @@ void test('Budgets (issue 22, item 2): a sync that cannot write shows in lastSyn
   writeFileSync(files.configFile, '{ not json');
   const res = await ta.app.inject({ method: 'POST', url: '/api/system/model-routing/sync' });
   assert.equal(res.statusCode, 200);
-  assert.deepEqual({ ok: res.json().lastSync.ok, error: res.json().lastSync.error }, { ok: false, error: 'openclaw.json is not valid JSON: svc did not change model routing' });
+  assert.deepEqual({ ok: res.json().lastSync.ok, error: res.json().lastSync.error }, { ok: false, error: 'openclaw.json is not valid JSON: svc did not change it' });
   assert.equal(readFileSync(files.configFile, 'utf8'), '{ not json', 'the file is left as it was');
   assert.ok(files.envText().includes(KEY), 'the key stays where the gateway reads it');
 });

@@ -148,7 +148,7 @@ void test('Delegation (issue 23, item 1): no gateway config -> nothing written, 
   assert.equal(readFileSync(configFile(stateDir), 'utf8'), '{ "agents": { not json', 'a corrupt file is not replaced');
   const after = await ok(app, 'GET', `/api/teams/${teamId}/delegation`);
   assert.match(String((after.sync as Json).error), /not valid JSON/);
-  assert.ok(logs.some((l) => l.includes('did not write the delegation lists')));
+  assert.ok(logs.some((l) => l.includes('svc did not change it')), 'the log says why');
 });
 
 void test('Delegation (issue 23, item 1): bad input is a clear 400 or 404 and changes nothing', async (t) => {

@@ -1,7 +1,9 @@
 // Issue 22 item 2: the routing rule (shared/model-routing/plan.ts) applied by
-// syncRouting (sync.ts) to a gateway state folder on disk, with svc's real
-// SQLite tables for tokens and the registry. The gateway is not running:
-// the config is written as a file (the live config.patch path is the e2e's).
+// the gateway reconciler (shared/gateway-wiring/reconcile.ts, routing only:
+// no team, attach off) to a gateway state folder on disk, with svc's real
+// SQLite tables for tokens, the registry and the ledger. The gateway is not
+// running: the config is written as a file (the live config.patch path is
+// the e2e's).
 import { test, type TestContext } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -12,7 +14,10 @@ import { openDatabase } from '../../shared/db/open.ts';
 import { createSettingsTable } from '../../shared/db/settings-table.ts';
 import { createRegistryStore } from '../../shared/model-routing/registry.ts';
 import { keysInGatewayFiles } from '../../shared/model-routing/gateway-keys.ts';
-import { syncRouting, type SyncDeps } from '../../shared/model-routing/sync.ts';
+import type { RoutingDeps } from '../../shared/model-routing/sync.ts';
+import { readGateway } from '../../shared/gateway-wiring/gateway-read.ts';
+import { createLedgerStore } from '../../shared/gateway-wiring/ledger.ts';
+import { reconcileOnce } from '../../shared/gateway-wiring/reconcile.ts';
 import { parseDotenv } from '../../shared/settings/gateway-files.ts';
 
 const FAKE_KEY = 'sk-fake-upstream-0123456789';
@@ -37,12 +42,12 @@ function rig(t: TestContext, files: { config: Json; env: string }) {
   const agentTokens = createAgentTokenStore(db);
   const minted: string[] = [];
   let fromDefault: string[] = [];
-  const deps: SyncDeps = {
-    stateDir,
+  const gateway = { connected: () => false, call: () => Promise.reject(new Error('not connected')) };
+  const settings = createSettingsTable(db);
+  const deps: Omit<RoutingDeps, 'stateDir'> = {
     registry,
     vault,
     log,
-    gateway: { connected: () => false, call: () => Promise.reject(new Error('not connected')) },
     fromDefault: { read: () => fromDefault, write: (ids) => void (fromDefault = ids) },
     tokens: {
       mint: (agentId) => {
@@ -64,7 +69,19 @@ function rig(t: TestContext, files: { config: Json; env: string }) {
     config: (): Json => JSON.parse(readFileSync(join(stateDir, 'openclaw.json'), 'utf8')) as Json,
     envText: () => readFileSync(join(stateDir, '.env'), 'utf8'),
     env: () => parseDotenv(readFileSync(join(stateDir, '.env'), 'utf8')),
-    sync: (enabled = true) => syncRouting(deps, { enabled, svcPort: PORT }),
+    sync: async (enabled = true) => {
+      const read = await readGateway({ gateway, stateDir, local: () => true });
+      const out = await reconcileOnce(
+        {
+          gateway, log, ledgers: createLedgerStore(settings, { error: () => {} }), routing: deps, vault, backupFallback: join(dir, 'before-svc.json'),
+          bindings: { mint: () => assert.fail('no agent is on a team'), verify: () => null, revoke: () => {} },
+        },
+        read,
+        { wiring: true, attach: false, routing: enabled, svcPort: PORT, allowAgents: new Map(), onTeams: [] },
+      );
+      out.cleanup();
+      return { agents: out.routing?.agents ?? [], changed: { config: out.changed.config, env: out.changed.envNames, minted: out.routing?.minted ?? [] }, via: out.write.via };
+    },
   };
 }
 
@@ -119,7 +136,7 @@ void test('Budgets (issue 22, item 2): a second sync changes nothing and mints n
   await r.sync();
   const before = { config: readFileSync(join(r.stateDir, 'openclaw.json'), 'utf8'), env: r.envText(), minted: r.minted.length };
   const again = await r.sync();
-  assert.deepEqual(again.changed, { config: 0, envSet: [], envRemoved: [], minted: [] });
+  assert.deepEqual(again.changed, { config: 0, env: [], minted: [] });
   assert.equal(again.via, 'none');
   assert.equal(r.minted.length, before.minted);
   assert.equal(readFileSync(join(r.stateDir, 'openclaw.json'), 'utf8'), before.config);
@@ -170,8 +187,9 @@ void test('Budgets (issue 22, item 2): routing off restores the models, the prov
   assert.ok(out.agents.every((a) => a.reason === 'disabled'));
   const config = r.config();
   assert.equal(config.agents.entries.researcher.model, 'fakellm/svc-e2e-llm');
-  // main had no model of its own: it follows the defaults again, as before.
-  assert.equal(config.agents.entries.main.model, undefined);
+  // main had no model of its own, nor an entry: the entry svc made for it is gone again.
+  assert.equal(config.agents.entries.main, undefined);
+  assert.deepEqual(config.agents, original.agents);
   assert.deepEqual(config.models.providers, original.models.providers);
   assert.deepEqual(r.env(), { OPENCLAW_GATEWAY_TOKEN: 'gw', FAKELLM_API_KEY: FAKE_KEY });
   assert.deepEqual(r.registry.read(), { agents: {}, upstreams: {} });

@@ -1,8 +1,13 @@
-// Issue 23 item 1: the roster rule (who may spawn whom on the gateway) and the
-// allowAgents diff the config edit is built on.
+// Issue 23 item 1: the roster rule (who may spawn whom on the gateway) and
+// the roster part of the gateway reconciler (issue 30 item 1) that writes it:
+// only agents with an entry, lists compared as sets, the value before svc's
+// first write recorded and put back when the wiring goes off.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { allowAgentsChanges, readAllowAgents } from '../../shared/gateway/subagents-config.ts';
+import { readAllowAgents } from '../../shared/gateway/subagents-config.ts';
+import { applyOps } from '../../shared/gateway-wiring/config-ops.ts';
+import { emptyLedger } from '../../shared/gateway-wiring/ledger.ts';
+import { planRoster } from '../../shared/gateway-wiring/roster.ts';
 import { allowAgentsFor, type KnownAgent, type TeamPolicy } from '../../shared/teams/delegation-sync.ts';
 import type { RosterAgent } from '../../shared/team-chat/target.ts';
 
@@ -62,6 +67,26 @@ void test('Delegation (issue 23, item 1): the diff touches only agents with an e
     ['reviewer', []], // unset -> [] is a change
     ['ghost', ['a']], // no entry: never created
   ]);
-  assert.deepEqual(allowAgentsChanges(config, want), [['reviewer', []]]);
-  assert.deepEqual(allowAgentsChanges({}, want), []);
+  const plan = planRoster(config, want, emptyLedger());
+  assert.deepEqual(plan.ops, [{ path: ['agents', 'entries', 'reviewer', 'subagents', 'allowAgents'], value: [] }]);
+  assert.deepEqual(plan.allowBefore, [{ agent: 'reviewer', before: null }], 'only the list svc changed is svc\'s');
+  assert.deepEqual(planRoster({}, want, emptyLedger()).ops, []);
+});
+
+void test('Issue 30 #1: the wiring off puts back exactly what each list held before svc first wrote it', () => {
+  const config = structuredClone({ agents: { entries: { lead: { subagents: { allowAgents: ['old'], delegationMode: 'prefer' } }, a: {} } } });
+  const before = structuredClone(config);
+  const on = planRoster(config, new Map([['lead', ['a']], ['a', []]]), emptyLedger());
+  applyOps(config, on.ops);
+  assert.deepEqual(readAllowAgents(config).get('lead'), ['a']);
+  const ledger = { ...emptyLedger(), allowBefore: on.allowBefore };
+  // A second round over its own result changes nothing and keeps the original values.
+  const again = planRoster(config, new Map([['lead', ['a']], ['a', []]]), ledger);
+  assert.deepEqual(again.ops, []);
+  assert.deepEqual(again.allowBefore, on.allowBefore);
+  const off = planRoster(config, null, ledger);
+  applyOps(config, off.ops);
+  assert.deepEqual(off.allowBefore, []);
+  assert.deepEqual(config.agents.entries.lead, before.agents.entries.lead);
+  assert.deepEqual(config.agents.entries.a, { subagents: {} }, 'the container is pruned by the reconciler, not here');
 });

@@ -12,8 +12,6 @@ const BODY_REQUIRED = 'JSON object body required';
 
 export function agentsRoutes(app: FastifyInstance, deps: AppDeps): void {
   const { agents } = deps.domain;
-  // Issue 23: a change to who is in a team (or on the gateway as whom) rewrites the gateway's allowAgents.
-  const { delegation } = deps;
   app.get('/api/agents', async (req) => {
     const q = parseOr400(AgentListQuerySchema, req.query);
     return { agents: agents.list({ teamId: q.teamId, runtime: q.runtime, includeArchived: q.includeArchived === 'true' }) };
@@ -27,7 +25,6 @@ export function agentsRoutes(app: FastifyInstance, deps: AppDeps): void {
 
   app.post('/api/agents', { config: { badJsonMessage: BODY_REQUIRED } }, async (req) => {
     const agent = agents.create(parseOr400(AgentCreateSchema, objectBody(req.body, BODY_REQUIRED)));
-    await deps.modelRouting.sync('agent created');
     return { agent };
   });
 
@@ -35,14 +32,11 @@ export function agentsRoutes(app: FastifyInstance, deps: AppDeps): void {
     const id = requireParam(req.params.id, ID_REQUIRED);
     const patch = parseOr400(AgentPatchSchema, objectBody(req.body, BODY_REQUIRED));
     const agent = agents.update(id, patch);
-    if (patch.teamId !== undefined || patch.gatewayId !== undefined || patch.isArchived !== undefined || patch.role !== undefined) await delegation.sync('agent changed');
     return { agent };
   });
 
   app.delete<{ Params: { id?: string } }>('/api/agents/:id', async (req) => {
     const deleted = agents.remove(requireParam(req.params.id, ID_REQUIRED));
-    if (deleted) await delegation.sync('agent deleted');
-    if (deleted) await deps.modelRouting.sync('agent deleted');
     return { ok: true, deleted };
   });
 }

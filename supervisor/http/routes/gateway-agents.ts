@@ -9,7 +9,7 @@ import type { AppDeps } from '../../deps.ts';
 import { HttpError } from '../http-error.ts';
 import { objectBody, parseOr400 } from '../validate.ts';
 
-export function gatewayAgentsRoutes(app: FastifyInstance, { gatewayLink, redactor, modelRouting }: AppDeps): void {
+export function gatewayAgentsRoutes(app: FastifyInstance, { gatewayLink, redactor }: AppDeps): void {
   const call = (method: string, params: unknown, opts: { timeoutMs: number; waitMs: number }) => gatewayLink.call(method, params, opts);
   const failed = (err: unknown) =>
     new HttpError(502, isUnreachable(err) ? 'gateway not reachable: start it on the Gateway page' : `gateway call failed: ${redactor.text(messageOf(err))}`);
@@ -18,10 +18,9 @@ export function gatewayAgentsRoutes(app: FastifyInstance, { gatewayLink, redacto
     listGatewayAgents(call, gatewayLink.status().url !== null).catch((err: unknown) => Promise.reject(failed(err))),
   );
 
-  app.post('/api/gateway/agents', { config: { badJsonMessage: M.nameRequired } }, async (req) => {
+  app.post('/api/gateway/agents', { config: { badJsonMessage: M.nameRequired, gatewayChange: true } }, async (req) => {
     const { name } = parseOr400(CreateGatewayAgentBody, objectBody(req.body, M.nameRequired), M.nameRequired);
     const created = await createGatewayAgent(call, name).catch((err: unknown) => Promise.reject(failed(err)));
-    await modelRouting.sync('gateway agent created');
     return created;
   });
 }

@@ -11,7 +11,7 @@ const OVERRIDE_MESSAGES = {
   agentId: 'agentId must be null or a non-empty string',
 } as const;
 
-export function leadRoutes(app: FastifyInstance, { domain: { briefs, lead }, delegation }: AppDeps): void {
+export function leadRoutes(app: FastifyInstance, { domain: { briefs, lead } }: AppDeps): void {
   app.get<{ Params: { teamId?: string } }>('/api/lead/team-briefs/:teamId', async (req) =>
     briefs.teamBrief(requireParam(req.params.teamId, M.teamIdRequired)),
   );
@@ -51,7 +51,6 @@ export function leadRoutes(app: FastifyInstance, { domain: { briefs, lead }, del
     if (agentId !== null && (typeof agentId !== 'string' || agentId.trim() === '')) throw badRequest(OVERRIDE_MESSAGES.agentId);
     const view = lead.setOverride(agentId);
     // The global lead is the effective lead of every team without a leader: their allow-lists follow it.
-    await delegation.sync('global lead changed');
     return view;
   });
 }

@@ -1,8 +1,9 @@
 // Model routing (issue 22, docs/model-routing.md): GET the view, PUT the
-// setting `{ enabled }` (then sync), POST a sync. The rule and the writes
-// are in shared/model-routing/; the service runs one sync at a time. A
-// failed sync is not an HTTP error (it shows in `lastSync`); no gateway at
-// all (not connected, no openclaw.json) is a 409.
+// setting `{ enabled }`, POST a sync. The rule is in shared/model-routing/;
+// the gateway reconciler applies it with the rest of svc's wiring, one round
+// at a time, and these routes wait for that round. A failed round is not an
+// HTTP error (it shows in `lastSync`); no gateway at all (not connected, no
+// openclaw.json) is a 409.
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import type { AppDeps } from '../../deps.ts';
@@ -17,7 +18,7 @@ const M = {
 
 const PutBody = z.object({ enabled: z.boolean() });
 
-export function modelRoutingRoutes(app: FastifyInstance, { modelRouting }: AppDeps): void {
+export function modelRoutingRoutes(app: FastifyInstance, { modelRouting, gatewayWiring }: AppDeps): void {
   const requireGateway = () => {
     if (!modelRouting.hasGateway()) throw new HttpError(409, M.noGateway);
   };
@@ -27,13 +28,14 @@ export function modelRoutingRoutes(app: FastifyInstance, { modelRouting }: AppDe
   app.put('/api/system/model-routing', { config: { badJsonMessage: M.body } }, async (req) => {
     const { enabled } = parseOr400(PutBody, objectBody(req.body, M.body), M.enabled);
     requireGateway();
-    await modelRouting.setEnabled(enabled, enabled ? 'routing turned on' : 'routing turned off');
+    modelRouting.setEnabled(enabled);
+    await gatewayWiring.reconcile(enabled ? 'routing turned on' : 'routing turned off');
     return modelRouting.view();
   });
 
   app.post('/api/system/model-routing/sync', async () => {
     requireGateway();
-    await modelRouting.sync('sync requested');
+    await gatewayWiring.reconcile('sync requested');
     return modelRouting.view();
   });
 }

@@ -62,7 +62,7 @@ export function systemConfigRoutes(app: FastifyInstance, deps: AppDeps): void {
   // Each 500 below has the spec's fixed message; the cause (a path, an errno)
   // is logged by the error handler, never sent.
 
-  app.post('/api/system/configure-gateway', { config: { badJsonMessage: M.jsonRequired } }, async (req) => {
+  app.post('/api/system/configure-gateway', { config: { badJsonMessage: M.jsonRequired, gatewayChange: true } }, async (req) => {
     const body = ConfigureBody.parse(objectBody(req.body, M.jsonRequired));
     const provider = nonBlank.safeParse(body.provider);
     if (!provider.success) throw badRequest(M.providerRequired);
@@ -75,18 +75,16 @@ export function systemConfigRoutes(app: FastifyInstance, deps: AppDeps): void {
     } catch (err) {
       throw internalError('Failed to configure gateway', undefined, { cause: err });
     }
-    await deps.modelRouting.sync('gateway configured');
     return { ok: true, gatewayUrl };
   });
 
-  app.post('/api/system/auto-configure-gateway', { config: { badJsonMessage: M.jsonRequired } }, async () => {
+  app.post('/api/system/auto-configure-gateway', { config: { badJsonMessage: M.jsonRequired, gatewayChange: true } }, async () => {
     let result: ReturnType<typeof autoConfigureAndConnect>;
     try {
       result = autoConfigureAndConnect({ stateDir, vault, userHome: homedir(), log: logger }, target);
     } catch (err) {
       throw internalError('Failed to auto-configure gateway', undefined, { cause: err });
     }
-    if (result.ok) await deps.modelRouting.sync('gateway auto-configured');
     return result.ok ? { ok: true, gatewayUrl: result.settings.gatewayUrl, provider: result.provider } : result;
   });
 
@@ -112,7 +110,7 @@ export function systemConfigRoutes(app: FastifyInstance, deps: AppDeps): void {
     }
   });
 
-  app.patch('/api/system/gateway-config', { config: { badJsonMessage: M.jsonRequired } }, async (req) => {
+  app.patch('/api/system/gateway-config', { config: { badJsonMessage: M.jsonRequired, gatewayChange: true } }, async (req) => {
     const { apiKeys, ...patch } = PatchBody.parse(objectBody(req.body, M.jsonRequired));
     let port: number;
     try {
@@ -121,7 +119,6 @@ export function systemConfigRoutes(app: FastifyInstance, deps: AppDeps): void {
       // A refusal (a reserved agent id, before anything was written) is the 400 it says; anything else a fixed 500.
       throw err instanceof DomainError ? err : internalError('Failed to update gateway config', undefined, { cause: err });
     }
-    if ((apiKeys ?? []).some((k) => k !== null)) await deps.modelRouting.sync('provider keys saved');
     // The gateway hot-reloads its config file; the hint only says whether one is listening.
     const reachable = await tcpReachable('127.0.0.1', port, REACHABLE_TIMEOUT_MS);
     return reachable.ok ? { ok: true, hotReloadHint: true } : { ok: true };

@@ -15,8 +15,6 @@ interface IdParams {
 
 export function teamsRoutes(app: FastifyInstance, deps: AppDeps): void {
   const { db, logger, domain: { teams, agents } } = deps;
-  // Issue 23: every roster change rewrites the gateway's allowAgents (a failure is logged, never this route's).
-  const { delegation } = deps;
   const version = createDbVersion(db, (err) => logger.warn({ err }, 'WAL index not readable; teams list checks the database version by query'));
   app.addHook('onClose', (_app, done) => {
     version.close();
@@ -40,13 +38,11 @@ export function teamsRoutes(app: FastifyInstance, deps: AppDeps): void {
     const id = requireParam(req.params.id, M.idRequired);
     const patch = parseOr400(TeamPatchSchema, objectBody(req.body, M.invalidJson));
     const team = teams.update(id, patch);
-    if (patch.leaderAgentId !== undefined || patch.isArchived !== undefined) await delegation.sync('team leader or archive changed');
     return { team };
   });
 
   app.delete<{ Params: IdParams }>('/api/teams/:id', async (req) => {
     teams.remove(requireParam(req.params.id, M.idRequired));
-    await delegation.sync('team deleted');
     return { ok: true };
   });
 
@@ -54,14 +50,12 @@ export function teamsRoutes(app: FastifyInstance, deps: AppDeps): void {
     const teamId = requireParam(req.params.id, M.idRequired);
     const { agentId, agentName } = parseOr400(AssignSchema, req.body, M.agentIdRequired);
     agents.assignToTeam(agentId, teamId, agentName);
-    await delegation.sync('member added');
     return { ok: true };
   });
 
   // The spec: the :id segment is not part of the predicate.
   app.delete<{ Params: IdParams }>('/api/teams/:id/agents/:agentId', async (req) => {
     agents.unassign(requireParam(req.params.agentId, M.agentIdRequiredPath));
-    await delegation.sync('member removed');
     return { ok: true };
   });
 

@@ -1,0 +1,136 @@
+// Writes one reconcile's changes into the gateway and reads them back. The
+// order never leaves the gateway naming something that is not there: the
+// `.env` first (new tokens in, old ones out: the gateway keeps every value
+// it has read until it restarts, so a run on the old config still finds its
+// variables), then the config in one write. Connected, the write is the
+// gateway's own `config.patch` (a file edited beside a running gateway can
+// go unnoticed, delegation.md); a refusal writes nothing to the file and the
+// `.env` changes of the round are put back: nothing is left half-written.
+// Not connected, the file is edited under its lock, copied to `.svc-bak`
+// first. Either way the config is read back and every change checked.
+import { readFileSync } from 'node:fs';
+import { editGatewayConfig, type ConfigLog } from '../gateway/config-file.ts';
+import { updateGatewayEnv } from '../gateway/env-file.ts';
+import { backUpConfig, patchThroughGateway } from '../gateway/subagents-config.ts';
+import { writeFileAtomic } from '../fs-safe.ts';
+import { messageOf } from '../errors.ts';
+import { readGatewayConfig, readGatewayEnv } from '../settings/gateway-files.ts';
+import type { GatewayReach } from '../model-routing/sync.ts';
+import { applyOps, dottable, mergePatchOf, mismatches, replacePathsOf, type ConfigOp } from './config-ops.ts';
+import type { GatewayRead } from './gateway-read.ts';
+
+export const WRITE_ERRORS = {
+  noEnv: "svc cannot reach the gateway's .env (the gateway's files are not on this machine, or not where its config.get says)",
+  dotted: 'an agent or provider id with a dot in it cannot be named in config.patch, and the gateway\'s file is not on this machine',
+} as const;
+
+/** The gateway refused or failed the write; `where` says which step. */
+export class GatewayWriteError extends Error {
+  constructor(readonly where: 'env' | 'config' | 'read-back', message: string) {
+    super(message);
+    this.name = 'GatewayWriteError';
+  }
+}
+
+export interface WriteDeps {
+  gateway: GatewayReach;
+  log: ConfigLog;
+}
+
+export interface WriteResult {
+  via: 'gateway' | 'file' | 'none';
+  /** Paths whose value the read-back does not show as written (empty when all landed). */
+  mismatches: string[][];
+}
+
+/** The previous values of the names a change set touches, to put them back. */
+function undoOf(env: Readonly<Record<string, string>>, changes: Readonly<Record<string, string | null>>): Record<string, string | null> {
+  const out: Record<string, string | null> = Object.create(null) as Record<string, string | null>;
+  for (const name of Object.keys(changes)) out[name] = Object.hasOwn(env, name) ? (env[name] as string) : null;
+  return out;
+}
+
+async function writeConfig(deps: WriteDeps, read: GatewayRead, ops: readonly ConfigOp[]): Promise<'gateway' | 'file'> {
+  if (read.via === 'gateway' && dottable(ops)) {
+    if (read.stateDir !== null) {
+      try {
+        backUpConfig(read.stateDir);
+      } catch (err) {
+        // The gateway writes its own `.bak` on a patch; svc's copy is a second one, not a condition of the write.
+        deps.log.warn({ error: messageOf(err) }, "svc's copy of openclaw.json before its write could not be made");
+      }
+    }
+    await patchThroughGateway(deps.gateway.call, { raw: JSON.stringify(mergePatchOf(ops)), replacePaths: replacePathsOf(read.config, ops) }, 'svc: what svc wires into the gateway');
+    return 'gateway';
+  }
+  if (read.stateDir === null) throw new Error(WRITE_ERRORS.dotted);
+  const stateDir = read.stateDir;
+  editGatewayConfig(stateDir, deps.log, (config) => {
+    backUpConfig(stateDir);
+    applyOps(config, ops);
+  });
+  return 'file';
+}
+
+async function readBack(deps: WriteDeps, read: GatewayRead, via: 'gateway' | 'file'): Promise<unknown> {
+  if (via === 'gateway') return ((await deps.gateway.call('config.get', {})) as { parsed?: unknown } | null)?.parsed;
+  return readGatewayConfig(read.stateDir as string).config;
+}
+
+/** Writes the `.env` changes, then the config ops; reads the config back. Throws GatewayWriteError (with the .env put back) when a step fails. */
+export async function writeGateway(deps: WriteDeps, read: GatewayRead, ops: readonly ConfigOp[], envChanges: Readonly<Record<string, string | null>>): Promise<WriteResult> {
+  const envTouched = Object.keys(envChanges).length > 0;
+  if (envTouched && read.stateDir === null) throw new GatewayWriteError('env', WRITE_ERRORS.noEnv);
+  let undo: Record<string, string | null> | null = null;
+  if (envTouched) {
+    const stateDir = read.stateDir as string;
+    undo = undoOf(readGatewayEnv(stateDir), envChanges);
+    try {
+      updateGatewayEnv(stateDir, envChanges);
+    } catch (err) {
+      throw new GatewayWriteError('env', `writing the gateway's .env failed: ${messageOf(err)}`);
+    }
+  }
+  if (ops.length === 0) return { via: 'none', mismatches: [] };
+  let via: 'gateway' | 'file';
+  try {
+    via = await writeConfig(deps, read, ops);
+  } catch (err) {
+    if (undo) {
+      try {
+        updateGatewayEnv(read.stateDir as string, undo);
+      } catch (undoErr) {
+        // The variables svc added stay unused (no config names them); the next reconcile plans them again.
+        deps.log.warn({ error: messageOf(undoErr) }, "putting the gateway's .env back after a refused config write failed");
+      }
+    }
+    throw new GatewayWriteError('config', messageOf(err));
+  }
+  let after: unknown;
+  try {
+    after = await readBack(deps, read, via);
+  } catch (err) {
+    throw new GatewayWriteError('read-back', `reading the config back failed: ${messageOf(err)}`);
+  }
+  return { via, mismatches: mismatches(after, ops) };
+}
+
+/**
+ * Keeps a copy of openclaw.json as it was before svc's first change (0600,
+ * beside it when svc can write there, else in svc's own folder). Returns
+ * where it is.
+ */
+export function keepOriginal(read: GatewayRead, fallbackFile: string, log: ConfigLog): string {
+  const text = read.stateDir !== null ? readFileSync(read.configPath, 'utf8') : (read.raw ?? `${JSON.stringify(read.config, null, 2)}\n`);
+  if (read.stateDir !== null) {
+    const beside = `${read.configPath}.before-svc`;
+    try {
+      writeFileAtomic(beside, text);
+      return beside;
+    } catch (err) {
+      log.warn({ error: messageOf(err) }, "the gateway's folder does not take svc's copy of openclaw.json; keeping it in svc's own folder");
+    }
+  }
+  writeFileAtomic(fallbackFile, text);
+  return fallbackFile;
+}
