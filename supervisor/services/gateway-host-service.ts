@@ -6,9 +6,10 @@
 // reconnects before the complete frame goes out (spec "POST
 // /api/system/gateway"; the sync itself is shared/gateway/settings-sync.ts).
 // Issue 15 #17: the child processes the worker reports are ended when its
-// thread exits (worker-children.ts), and one global install runs at a time:
+// thread exits (worker-children.ts), and one install runs at a time:
 // install-gateway and self-update both run `npm install -g`, and a second
-// one beside the first would race it over the same global folder.
+// one beside the first would race it over the same global folder; the Node
+// install (issue 30 #6) brings the Node install-gateway runs on.
 import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import {
@@ -27,11 +28,15 @@ import { createWorkerChildren } from './worker-children.ts';
 /** An SSE frame as the spec writes it (no operation id). */
 export type OpFrame = OpStreamFrame;
 
-export type StreamingOp = 'start' | 'restart' | 'install' | 'selfUpdate';
+export type StreamingOp = 'start' | 'restart' | 'install' | 'installNode' | 'selfUpdate';
 
-/** The operations that run a global `npm install -g`: one at a time. */
-const INSTALL_OPS: ReadonlySet<StreamingOp> = new Set(['install', 'selfUpdate']);
-/** The 409 of install-gateway and self-update while one of them runs. */
+/**
+ * The operations that run npm install: one at a time. The Node install
+ * (issue 30 #6) is not global, but install-gateway needs the Node it brings,
+ * so it waits its turn like the others.
+ */
+const INSTALL_OPS: ReadonlySet<StreamingOp> = new Set(['install', 'installNode', 'selfUpdate']);
+/** The 409 of install-gateway, install-node and self-update while one of them runs. */
 export const INSTALL_RUNNING = 'an install is already running';
 
 export interface GatewayHostHandle {
@@ -42,7 +47,7 @@ export interface GatewayHostHandle {
   /** Env-file token into settings (as a `${NAME}` reference); true when settings changed. */
   syncToken(): boolean;
   /**
-   * Whether a global install (install-gateway or self-update) is running.
+   * Whether an install (install-gateway, install-node or self-update) is running.
    * A route checks it and then calls run() in the same tick, and run()
    * registers its operation before it first awaits, so two requests cannot
    * both pass.
@@ -66,7 +71,13 @@ export interface GatewayHostContext {
 
 // Each bound covers the operation's own limits with room to spare; the
 // worker enforces the real ones (120 polls, 2 s grace, 15 min install).
-const OP_TIMEOUT_MS: Record<StreamingOp, number> = { start: 180_000, restart: 190_000, install: 16 * 60_000, selfUpdate: 17 * 60_000 };
+const OP_TIMEOUT_MS: Record<StreamingOp, number> = {
+  start: 180_000,
+  restart: 190_000,
+  install: 16 * 60_000,
+  installNode: 16 * 60_000,
+  selfUpdate: 17 * 60_000,
+};
 
 export function startGatewayHost(ctx: GatewayHostContext): GatewayHostHandle {
   const { config, paths, logger } = ctx;

@@ -1,6 +1,8 @@
 // Detection of the gateway CLI and of the node that runs it. The CLI is a
 // `#!/usr/bin/env node` script, so the node that matters is the first one on
-// PATH, not the one running svc. `--version` answers in about 0.15 s; the
+// the PATH svc gives the CLI, not the one running svc: that PATH has the Node
+// svc installed for the gateway first, when there is one (issue 30 #6,
+// shared/gateway/managed-node.ts). `--version` answers in about 0.15 s; the
 // probe is bounded at 6 s (spec "Limits") and cached per resolved binary path.
 import { existsSync, readFileSync, realpathSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -23,6 +25,8 @@ export interface CliDetector {
   detect(opts?: { refresh?: boolean }): Promise<CliInfo>;
   invalidate(): void;
   node(): Promise<NodeInfo>;
+  /** The Node range the gateway needs: the installed CLI's engines.node, else DEFAULT_GATEWAY_NODE_RANGE. */
+  requirement(): string;
 }
 
 const EnginesPkg = z.object({ name: z.string().optional(), engines: z.object({ node: z.string() }).partial().optional() });
@@ -52,20 +56,37 @@ function enginesOf(cliPath: string): string | null {
   return null;
 }
 
-export function createCliDetector(opts: { cliOverride: string | null; stateDir: string }): CliDetector {
+export interface CliDetectorOptions {
+  cliOverride: string | null;
+  stateDir: string;
+  /** The PATH every gateway CLI run gets (the managed Node first when installed). */
+  cliPath: () => string | undefined;
+  /** The managed Node's binary, null when none is installed. */
+  managedNode: () => string | null;
+  /** What the Node install would install here; null when npm has no package for this platform. */
+  managedSpec: string | null;
+}
+
+export function createCliDetector(opts: CliDetectorOptions): CliDetector {
   const versions = new Map<string, Promise<string | null>>();
   let nodeCache: { at: number; info: Promise<NodeInfo> } | null = null;
 
-  const resolve = () => (opts.cliOverride ? (existsSync(opts.cliOverride) ? opts.cliOverride : null) : whichOnPath(CLI_NAME));
+  const resolve = () => (opts.cliOverride ? (existsSync(opts.cliOverride) ? opts.cliOverride : null) : whichOnPath(CLI_NAME, opts.cliPath()));
+  /** engines.node of the installed CLI, else the known default. */
+  const requirement = () => {
+    const cli = resolve();
+    return (cli ? enginesOf(cli) : null) ?? DEFAULT_GATEWAY_NODE_RANGE;
+  };
 
   const probeVersion = async (path: string): Promise<string | null> => {
-    const r = await runBounded(path, ['--version'], { timeoutMs: DETECTION_TIMEOUT_MS, kind: 'gateway-cli' });
+    const r = await runBounded(path, ['--version'], { timeoutMs: DETECTION_TIMEOUT_MS, kind: 'gateway-cli', env: { PATH: opts.cliPath() } });
     if (r.exitCode !== 0) return null;
     return VERSION_RE.exec(r.stdout)?.[0] ?? null;
   };
 
   return {
     resolve,
+    requirement,
     invalidate() {
       versions.clear();
       nodeCache = null;
@@ -87,10 +108,11 @@ export function createCliDetector(opts: { cliOverride: string | null; stateDir: 
       return { installed: true, version, path, ...base };
     },
     node() {
-      // The node on PATH can change only when the user changes PATH; a minute is plenty.
+      // The node on PATH changes when the user changes PATH (a minute is
+      // plenty) or when svc installs its own (invalidate() after the install).
       if (nodeCache && Date.now() - nodeCache.at < 60_000) return nodeCache.info;
       const info = (async (): Promise<NodeInfo> => {
-        const onPath = whichOnPath(IS_WINDOWS ? 'node.exe' : 'node');
+        const onPath = whichOnPath(IS_WINDOWS ? 'node.exe' : 'node', opts.cliPath());
         let version = process.version;
         let path = process.execPath;
         if (onPath) {
@@ -102,8 +124,7 @@ export function createCliDetector(opts: { cliOverride: string | null; stateDir: 
           }
         }
         const major = Number(/^v?(\d+)/.exec(version)?.[1] ?? 0);
-        const cli = resolve();
-        const gatewayRequirement = (cli ? enginesOf(cli) : null) ?? DEFAULT_GATEWAY_NODE_RANGE;
+        const gatewayRequirement = requirement();
         return {
           version,
           major,
@@ -111,6 +132,8 @@ export function createCliDetector(opts: { cliOverride: string | null; stateDir: 
           path,
           gatewayRequirement,
           meetsGatewayRequirement: satisfiesNodeRange(version, gatewayRequirement),
+          managed: onPath !== null && path === onPath && onPath === opts.managedNode(),
+          managedSpec: opts.managedSpec,
         };
       })();
       nodeCache = { at: Date.now(), info };

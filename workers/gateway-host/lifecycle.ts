@@ -35,6 +35,8 @@ export interface OpEmitter {
 }
 
 export interface LifecycleDeps {
+  /** The gateway's PATH (the Node svc installed for it first, issue 30 #6); undefined: svc's own. */
+  path?: () => string | undefined;
   pidFile: string;
   logFile: string;
   /** The gateway's state directory: its cwd and OPENCLAW_STATE_DIR. */
@@ -110,7 +112,7 @@ export function createLifecycle(deps: LifecycleDeps) {
         // range restart by spawning a successor with a fresh pid and
         // exiting (2026.9 still does after a self-update), and svc, the
         // gateway's supervisor, would lose the process it manages.
-        env: childEnv({ OPENCLAW_STATE_DIR: deps.stateDir, OPENCLAW_NO_RESPAWN: '1' }, 'gateway'),
+        env: childEnv({ OPENCLAW_STATE_DIR: deps.stateDir, OPENCLAW_NO_RESPAWN: '1', ...(deps.path ? { PATH: deps.path() } : {}) }, 'gateway'),
         extendEnv: false,
         cwd: deps.stateDir,
         detached: true,

@@ -4,18 +4,25 @@
 // operation id and answer their request when they end. Every child process
 // started here (CLI runs, installs; not the gateway, which outlives svc by
 // design) is reported to the supervisor while it runs, so a crash of this
-// worker never leaves one behind (issue 15 #17).
+// worker never leaves one behind (issue 15 #17). Issue 30 #6: once svc has
+// installed its own Node for the gateway (node-install.ts), every gateway CLI
+// run, the gateway itself and install-gateway's npm get a PATH with that
+// Node's folder first (`cliPath`); self-update does not (svc runs on its own
+// Node, and npm's default global folder follows the node that runs it).
 import { parentPort, workerData } from 'node:worker_threads';
 import {
   GatewayHostWorkerData, gatewayHostContract, UPDATE_PACKAGE_UNSET, type OpDone, type OpKind,
 } from '../../shared/channels/gateway-host.ts';
 import { serveChannel } from '../../shared/channels/server.ts';
+import { childEnv } from '../../shared/config.ts';
+import { managedNodeBinary, managedNodeSpec, withManagedNode } from '../../shared/gateway/managed-node.ts';
 import { loadOrCreateDeviceIdentity, type DeviceIdentity } from '../../shared/gateway/device-identity.ts';
 import { gatewayAuthFromConfig, readGatewayConfig } from '../../shared/settings/index.ts';
 import { approveDevice } from './approve-device.ts';
 import { createCliDetector } from './cli.ts';
 import { runGlobalInstall } from './install.ts';
 import { createLifecycle, type OpEmitter } from './lifecycle.ts';
+import { installManagedNode } from './node-install.ts';
 import { watchChildren } from './proc.ts';
 import { createReadiness, reachable } from './readiness.ts';
 import { latestVersion, restartSvc, updateSpec } from './self-update.ts';
@@ -27,8 +34,18 @@ const data = GatewayHostWorkerData.parse(workerData);
 
 let identity: DeviceIdentity | null = null;
 const deviceIdentity = () => (identity ??= loadOrCreateDeviceIdentity(data.deviceIdentityFile));
-const cli = createCliDetector({ cliOverride: data.gatewayCli, stateDir: data.gatewayStateDir });
+const managedNode = () => managedNodeBinary(data.svcHome);
+/** The PATH of everything that runs the gateway CLI: the managed Node first, when svc installed one. */
+const cliPath = () => withManagedNode(managedNode(), childEnv().PATH);
+const cli = createCliDetector({
+  cliOverride: data.gatewayCli,
+  stateDir: data.gatewayStateDir,
+  cliPath,
+  managedNode,
+  managedSpec: managedNodeSpec(),
+});
 const lifecycle = createLifecycle({
+  path: cliPath,
   pidFile: data.gatewayPidFile,
   logFile: data.gatewayLogFile,
   stateDir: data.gatewayStateDir,
@@ -45,6 +62,9 @@ const lifecycle = createLifecycle({
   pollIntervalMs: data.pollIntervalMs,
   stopGraceMs: data.stopGraceMs,
 });
+
+/** The operations that run npm: they die with their client; a gateway launch does not. */
+const INSTALLS: ReadonlySet<OpKind> = new Set(['install', 'install-node', 'self-update']);
 
 interface Op {
   kind: OpKind;
@@ -87,7 +107,7 @@ async function runOp(opId: string, kind: OpKind, body: (emit: OpEmitter, signal:
 /** Added to the CLI's allowlisted environment (childEnv kind 'gateway-cli'): the state dir, and the port of a gateway svc manages. */
 function cliEnv(): Record<string, string | undefined> {
   const port = lifecycle.managedPort();
-  return { OPENCLAW_STATE_DIR: data.gatewayStateDir, ...(port !== null ? { OPENCLAW_GATEWAY_PORT: String(port) } : {}) };
+  return { PATH: cliPath(), OPENCLAW_STATE_DIR: data.gatewayStateDir, ...(port !== null ? { OPENCLAW_GATEWAY_PORT: String(port) } : {}) };
 }
 
 async function installedVersion(): Promise<string> {
@@ -107,7 +127,12 @@ const server = serveChannel(gatewayHostContract, port, {
   stop: () => lifecycle.stop(),
   install: ({ opId }) =>
     runOp(opId, 'install', (emit, signal) =>
-      runGlobalInstall({ spec: data.gatewayPackage, emit, signal, versionAfter: installedVersion }),
+      // openclaw's preinstall checks the Node that runs it: the managed one when there is one.
+      runGlobalInstall({ spec: data.gatewayPackage, emit, signal, versionAfter: installedVersion, env: { PATH: cliPath() } }),
+    ),
+  installNode: ({ opId }) =>
+    runOp(opId, 'install-node', (emit, signal) =>
+      installManagedNode({ svcHome: data.svcHome, emit, signal, requirement: () => cli.requirement(), installed: () => cli.invalidate() }),
     ),
   selfUpdate: ({ opId, restart }) =>
     runOp(opId, 'self-update', async (emit, signal) => {
@@ -134,11 +159,11 @@ const server = serveChannel(gatewayHostContract, port, {
     if (!op) return { cancelled: false };
     op.streaming = false;
     // An install dies with its client (spec); a gateway launch outlives it.
-    if (op.kind === 'install' || op.kind === 'self-update') op.abort.abort();
+    if (INSTALLS.has(op.kind)) op.abort.abort();
     return { cancelled: true };
   },
   stopWorker: () => {
-    for (const op of ops.values()) if (op.kind === 'install' || op.kind === 'self-update') op.abort.abort();
+    for (const op of ops.values()) if (INSTALLS.has(op.kind)) op.abort.abort();
     setImmediate(() => process.exit(0));
     return {};
   },

@@ -1,5 +1,6 @@
 // Spec "System (host and gateway)": status, install-gateway, gateway
-// lifecycle, approve-device, models, self-version and self-update. The work
+// lifecycle, approve-device, models, self-version and self-update; and
+// install-node (issue 30 #6: the Node svc installs for the gateway). The work
 // happens in the gateway-host worker; these routes validate, call it and
 // turn its frames into SSE (`data: <json>` + blank line, type
 // progress|output|error|complete).
@@ -8,6 +9,7 @@ import { z } from 'zod';
 import { compareVersions } from '../../../shared/launcher/version.ts';
 import { listModels } from '../../../shared/gateway/models.ts';
 import { UPDATE_PACKAGE_UNSET } from '../../../shared/channels/gateway-host.ts';
+import { managedNodeSpec, noNodePackageMessage } from '../../../shared/gateway/managed-node.ts';
 import type { AppDeps } from '../../deps.ts';
 import { INSTALL_RUNNING, type OpFrame, type StreamingOp } from '../../services/gateway-host-service.ts';
 import { frameData, type SseStream } from '../sse.ts';
@@ -70,13 +72,19 @@ export function systemRoutes(app: FastifyInstance, deps: AppDeps): void {
     return r.result;
   });
 
-  /** One global install at a time (issue 15 #17): a retry while one runs is refused, never run beside it. */
-  const install = (req: FastifyRequest, reply: FastifyReply, op: 'install' | 'selfUpdate', opts: { restart?: boolean } = {}) => {
+  /** One install at a time (issue 15 #17): a retry while one runs is refused, never run beside it. */
+  const install = (req: FastifyRequest, reply: FastifyReply, op: 'install' | 'installNode' | 'selfUpdate', opts: { restart?: boolean } = {}) => {
     if (host.installRunning()) throw new HttpError(409, INSTALL_RUNNING);
     return stream(req, reply, op, opts);
   };
 
   app.post('/api/system/install-gateway', (req, reply) => install(req, reply, 'install'));
+
+  // Issue 30 #6: no body. A platform npm has no Node package for is refused before any stream.
+  app.post('/api/system/install-node', (req, reply) => {
+    if (managedNodeSpec() === null) throw new HttpError(501, noNodePackageMessage());
+    return install(req, reply, 'installNode');
+  });
 
   app.post('/api/system/gateway', { config: { badJsonMessage: BODY_REQUIRED } }, async (req, reply) => {
     const { action } = parseOr400(Action, objectBody(req.body, BODY_REQUIRED), ACTION_MESSAGE);
