@@ -1,59 +1,35 @@
 // The setup page (`/setup`, where `/` sends a machine without an installed,
-// running gateway): Node check, gateway CLI install, configure, start, pair,
-// in order. Each step's done/to-do comes from GET /api/system/status (never
-// from browser storage) and is refetched after every step; the install and
-// the start are jobs (features/jobs) that survive navigation.
+// running gateway): first a card for a gateway already set up or running on
+// this machine (issue 30 #5), then Node check (with svc's own Node 24 for
+// the gateway in one click, issue 30 #6), gateway CLI install, configure,
+// start, pair, in order. Each step's done/to-do comes from GET
+// /api/system/status (never from browser storage) and is refetched after
+// every step; the installs and the start are jobs (features/jobs) that
+// survive navigation.
 import { useQueryClient } from '@tanstack/react-query';
 import { Link } from 'wouter';
 import type { SystemStatus } from '../../api/types.ts';
 import { ErrorState, Loading } from '../../components/states.tsx';
 import { JobProgress, useJob } from '../../features/jobs/index.ts';
 import { useStore } from '../../lib/store.ts';
-import { systemKeys, useSystemJobs, useSystemStatus } from '../gateway/system-api.ts';
+import { JOB_LABEL, systemKeys, useSystemJobs, useSystemStatus } from '../gateway/system-api.ts';
 import { ConfigureStep } from './ConfigureStep.tsx';
+import { ExistingGatewayCard } from './ExistingGatewayCard.tsx';
+import { NodeStep, nodeFits } from './NodeStep.tsx';
 import { PairStep, pairSettled, pairStore } from './PairStep.tsx';
 import { Step } from './Step.tsx';
-
-function NodeText({ node }: { node: SystemStatus['node'] }) {
-  const where = `Node ${node.version} (${node.path})`;
-  if (!node.sufficient) {
-    return (
-      <p>
-        {where} is too old for the gateway (older than Node 22); the gateway CLI needs Node {node.gatewayRequirement}. Install a Node
-        that fits (from nodejs.org, or <code>nvm install 24</code>), put it first on PATH, and restart svc.
-      </p>
-    );
-  }
-  if (node.meetsGatewayRequirement === false) {
-    return (
-      <p>
-        {where} runs svc, but the gateway CLI needs Node {node.gatewayRequirement}. Install a Node that fits (from nodejs.org, or{' '}
-        <code>nvm install 24</code>), put it first on PATH, and restart svc.
-      </p>
-    );
-  }
-  if (node.meetsGatewayRequirement === null) {
-    return (
-      <p>
-        {where}. svc cannot tell whether it fits the gateway&rsquo;s requirement ({node.gatewayRequirement}); check it before you install.
-      </p>
-    );
-  }
-  return (
-    <p>
-      {where} fits svc and the gateway ({node.gatewayRequirement}).
-    </p>
-  );
-}
 
 function Steps({ s }: { s: SystemStatus }) {
   const qc = useQueryClient();
   const jobs = useSystemJobs();
+  // One install at a time (the server's rule): the Node install and the CLI install share the slot.
   const install = useJob('install-gateway');
+  const nodeJob = install?.label === JOB_LABEL.installNode ? install : undefined;
+  const cliJob = install?.label === JOB_LABEL.installNode ? undefined : install;
   const gateway = useJob('gateway');
   const pair = useStore(pairStore);
   const refetch = () => void qc.invalidateQueries({ queryKey: systemKeys.status });
-  const nodeOk = s.node.sufficient && s.node.meetsGatewayRequirement !== false;
+  const nodeOk = nodeFits(s.node);
   const installed = s.gatewayCli.installed;
   const configured = s.gatewayCli.configExists && s.gatewayCli.envExists;
   const running = s.gateway.running;
@@ -64,20 +40,22 @@ function Steps({ s }: { s: SystemStatus }) {
     <>
       <ol className="flex max-w-3xl flex-col gap-4">
         <Step n={1} title="Check Node.js" done={nodeOk}>
-          <NodeText node={s.node} />
+          <NodeStep node={s.node} job={nodeJob} installing={installing} onInstall={() => jobs.installNode()} />
         </Step>
         <Step n={2} title="Install the gateway CLI" done={installed}>
           <p>
             {installed
               ? `Installed: version ${s.gatewayCli.version ?? 'unknown'} at ${s.gatewayCli.path ?? 'an unknown path'}.`
-              : 'The OpenClaw gateway CLI is not installed. svc installs it globally with npm; it takes a minute or two.'}
+              : s.node.managed
+                ? 'The OpenClaw gateway CLI is not installed. svc installs it with npm on the Node it installed for the gateway (into that Node\u2019s folder, unless npm has a global folder of your choosing); it takes a minute or two.'
+                : 'The OpenClaw gateway CLI is not installed. svc installs it globally with npm; it takes a minute or two.'}
           </p>
           <div>
             <button type="button" className={installed ? 'btn' : 'btn btn-primary'} disabled={installing} onClick={() => jobs.install()}>
               {installed ? 'Install again' : 'Install the gateway CLI'}
             </button>
           </div>
-          <JobProgress job={install} />
+          <JobProgress job={cliJob} />
         </Step>
         <Step n={3} title="Configure the gateway" done={configured}>
           <ConfigureStep configured={configured} onChange={refetch} />
@@ -123,6 +101,7 @@ export default function SetupPage() {
         <h1 className="page-title">Set up svc</h1>
         <p className="mt-1 text-sm text-muted">Five steps from a fresh machine to a running, paired gateway.</p>
       </div>
+      <ExistingGatewayCard />
       {status.isPending ? (
         <Loading what="status" />
       ) : status.error ? (
