@@ -30,7 +30,7 @@ function probeText(g: ExistingGateway): string | null {
 function Card({ title, children }: { title: string; children: ReactNode }) {
   const id = useId();
   return (
-    <section aria-labelledby={id} className="card max-w-3xl border-accent">
+    <section aria-labelledby={id} className="card max-w-3xl border-accent break-words">
       <h2 id={id} className="font-semibold">
         {title}
       </h2>
@@ -84,7 +84,7 @@ export function ExistingGatewayCard() {
     return (
       <Card title={`svc is connected to the gateway running on port ${g.port}`}>
         <p>
-          {where} Nothing to set up here; the steps below are for a fresh gateway.
+          {where} Only pairing (step 5) is left to do for it; the other steps are for a fresh gateway.
         </p>
         <ConnectOutcome connect={connect} />
       </Card>

@@ -15,7 +15,7 @@ function NodeText({ node }: { node: NodeInfo }) {
   const where = `Node ${node.version} (${node.path})`;
   const byHand = (
     <>
-      Install a Node that fits (from nodejs.org, or <code>nvm install 24</code>), put it first on PATH, and restart svc.
+      install a Node that fits (from nodejs.org, or <code>nvm install 24</code>), put it first on PATH, and restart svc.
     </>
   );
   if (!nodeFits(node)) {
@@ -23,11 +23,11 @@ function NodeText({ node }: { node: NodeInfo }) {
     return node.managedSpec !== null ? (
       <p>
         {why} svc can install Node 24 for the gateway into its own folder (npm package <code>{node.managedSpec}</code>); nothing else on this
-        machine changes, and svc keeps running on its own Node. Or: {byHand}
+        machine changes, and svc keeps running on its own Node. Or {byHand}
       </p>
     ) : (
       <p>
-        {why} npm has no Node 24 package for this machine: {byHand}
+        {why} npm has no Node 24 package for this machine, so svc cannot install one: {byHand}
       </p>
     );
   }
