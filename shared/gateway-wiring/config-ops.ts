@@ -123,3 +123,37 @@ export function createdContainers(config: unknown, ops: readonly ConfigOp[]): st
 export function mismatches(config: unknown, ops: readonly ConfigOp[]): string[][] {
   return ops.filter((op) => !deepEqual(getPath(config, op.path), op.value)).map((op) => op.path);
 }
+
+/** The gateway refuses a write that leaves its config under half its size (`size-drop`); svc keeps each step above this share. */
+export const KEEP_SHARE = 0.6;
+
+const sizeOf = (config: unknown): number => JSON.stringify(config, null, 2).length;
+
+/**
+ * The ops in steps the gateway takes: each leaves the config at least
+ * KEEP_SHARE of its size before that step (taking out a lot at once, as the
+ * undo does, would be refused as a clobber). One step when nothing shrinks
+ * much; an op that alone shrinks it more than that is a step of its own.
+ */
+export function stepsBySize(config: unknown, ops: readonly ConfigOp[]): ConfigOp[][] {
+  const after = structuredClone(config) as JsonObject;
+  applyOps(after, ops);
+  if (sizeOf(after) >= KEEP_SHARE * sizeOf(config)) return ops.length === 0 ? [] : [[...ops]];
+  const steps: ConfigOp[][] = [];
+  const current = structuredClone(config) as JsonObject;
+  let floor = KEEP_SHARE * sizeOf(current);
+  let step: ConfigOp[] = [];
+  for (const op of ops) {
+    const trial = structuredClone(current);
+    applyOps(trial, [op]);
+    if (step.length > 0 && sizeOf(trial) < floor) {
+      steps.push(step);
+      step = [];
+      floor = KEEP_SHARE * sizeOf(current);
+    }
+    applyOps(current, [op]);
+    step.push(op);
+  }
+  if (step.length > 0) steps.push(step);
+  return steps;
+}

@@ -1,11 +1,16 @@
-// What the reconciler reads of the gateway before it plans: the config as
-// the running gateway holds it (its own `config.get`: the file as written,
-// its hash, and its path) when svc is connected, else the file in svc's
-// configured state folder. The config's path is also how svc finds the
-// `.env` of a gateway it did not start (a person's own, connected in
-// Settings): the folder of that path, when the gateway runs on this machine.
+// What the reconciler reads of the gateway before it plans. Connected, svc
+// asks the running gateway (`config.get`) where its config is; that path is
+// how svc finds the files of a gateway it did not start (a person's own,
+// connected in Settings): the folder of that path holds the `.env`, when the
+// gateway runs on this machine. The config itself is then read from that
+// file, because `config.get` masks secrets in what it returns (literal keys
+// and MCP headers come back as `__OPENCLAW_REDACTED__`), and a plan over a
+// masked value would write the mask back. A gateway whose files svc cannot
+// reach is planned from `config.get`'s copy, where only the parts that need
+// no secret (the roster lists) apply. Not connected: the file in svc's
+// configured state folder.
 import { existsSync, readFileSync } from 'node:fs';
-import { dirname } from 'node:path';
+import { basename, dirname } from 'node:path';
 import { isJsonObject, type JsonObject } from '../gateway/config-file.ts';
 import { gatewayAgentIds, type GatewayReach } from '../model-routing/sync.ts';
 import { gatewayPaths } from '../paths.ts';
@@ -50,20 +55,29 @@ const ConfigGet = (payload: unknown): { path: string | null; parsed: JsonObject;
 
 /** The folder holding the config svc reads, when its files are on this machine. */
 function localStateDir(deps: ReadDeps, configPath: string | null): string | null {
-  if (configPath === gatewayPaths(deps.stateDir).configFile) return deps.stateDir;
-  if (configPath === null || !deps.local() || !existsSync(configPath)) return null;
+  if (configPath === gatewayPaths(deps.stateDir).configFile && existsSync(configPath)) return deps.stateDir;
+  // readGatewayConfig reads `<folder>/openclaw.json`: a config under another name is read through config.get only.
+  if (configPath === null || !deps.local() || !existsSync(configPath) || basename(configPath) !== 'openclaw.json') return null;
   return dirname(configPath);
+}
+
+/** The config file as written, for a gateway whose files are on this machine. */
+function readLocal(file: string): { config: JsonObject; raw: string } {
+  const read = readGatewayConfig(dirname(file));
+  if (read.corrupt || !read.config) throw new Error(READ_ERRORS.corrupt);
+  return { config: read.config, raw: readFileSync(file, 'utf8') };
 }
 
 export async function readGateway(deps: ReadDeps): Promise<GatewayRead> {
   if (deps.gateway.connected()) {
     const got = ConfigGet(await deps.gateway.call('config.get', {}));
     const stateDir = localStateDir(deps, got.path);
+    const local = stateDir === null ? null : readLocal(got.path as string);
     return {
       via: 'gateway',
       configPath: got.path ?? gatewayPaths(deps.stateDir).configFile,
-      config: got.parsed,
-      raw: got.raw,
+      config: local?.config ?? got.parsed,
+      raw: local?.raw ?? null,
       stateDir,
       env: stateDir === null ? null : readGatewayEnv(stateDir),
       agentIds: await gatewayAgentIds({ gateway: deps.gateway }, got.parsed),

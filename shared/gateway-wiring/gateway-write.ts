@@ -9,6 +9,7 @@
 // Not connected, the file is edited under its lock, copied to `.svc-bak`
 // first. Either way the config is read back and every change checked.
 import { readFileSync } from 'node:fs';
+import { dirname } from 'node:path';
 import { editGatewayConfig, type ConfigLog } from '../gateway/config-file.ts';
 import { updateGatewayEnv } from '../gateway/env-file.ts';
 import { backUpConfig, patchThroughGateway } from '../gateway/subagents-config.ts';
@@ -16,7 +17,7 @@ import { writeFileAtomic } from '../fs-safe.ts';
 import { messageOf } from '../errors.ts';
 import { readGatewayConfig, readGatewayEnv } from '../settings/gateway-files.ts';
 import type { GatewayReach } from '../model-routing/sync.ts';
-import { applyOps, dottable, mergePatchOf, mismatches, replacePathsOf, type ConfigOp } from './config-ops.ts';
+import { applyOps, dottable, mergePatchOf, mismatches, replacePathsOf, stepsBySize, type ConfigOp } from './config-ops.ts';
 import type { GatewayRead } from './gateway-read.ts';
 
 export const WRITE_ERRORS = {
@@ -60,7 +61,12 @@ async function writeConfig(deps: WriteDeps, read: GatewayRead, ops: readonly Con
         deps.log.warn({ error: messageOf(err) }, "svc's copy of openclaw.json before its write could not be made");
       }
     }
-    await patchThroughGateway(deps.gateway.call, { raw: JSON.stringify(mergePatchOf(ops)), replacePaths: replacePathsOf(read.config, ops) }, 'svc: what svc wires into the gateway');
+    // A large removal (the undo) goes in steps: the gateway refuses one write that halves its config.
+    const config = structuredClone(read.config);
+    for (const step of stepsBySize(config, ops)) {
+      await patchThroughGateway(deps.gateway.call, { raw: JSON.stringify(mergePatchOf(step)), replacePaths: replacePathsOf(config, step) }, 'svc: what svc wires into the gateway');
+      applyOps(config, step);
+    }
     return 'gateway';
   }
   if (read.stateDir === null) throw new Error(WRITE_ERRORS.dotted);
@@ -72,9 +78,10 @@ async function writeConfig(deps: WriteDeps, read: GatewayRead, ops: readonly Con
   return 'file';
 }
 
-async function readBack(deps: WriteDeps, read: GatewayRead, via: 'gateway' | 'file'): Promise<unknown> {
-  if (via === 'gateway') return ((await deps.gateway.call('config.get', {})) as { parsed?: unknown } | null)?.parsed;
-  return readGatewayConfig(read.stateDir as string).config;
+/** The config after the write: the file when svc reaches it (config.get masks secrets), else the gateway's copy. */
+async function readBack(deps: WriteDeps, read: GatewayRead): Promise<unknown> {
+  if (read.stateDir !== null) return readGatewayConfig(dirname(read.configPath)).config;
+  return ((await deps.gateway.call('config.get', {})) as { parsed?: unknown } | null)?.parsed;
 }
 
 /** Writes the `.env` changes, then the config ops; reads the config back. Throws GatewayWriteError (with the .env put back) when a step fails. */
@@ -108,7 +115,7 @@ export async function writeGateway(deps: WriteDeps, read: GatewayRead, ops: read
   }
   let after: unknown;
   try {
-    after = await readBack(deps, read, via);
+    after = await readBack(deps, read);
   } catch (err) {
     throw new GatewayWriteError('read-back', `reading the config back failed: ${messageOf(err)}`);
   }

@@ -125,7 +125,7 @@ export async function reconcileOnce(deps: ReconcileDeps, read: GatewayRead, want
   const parts: PartsStatus = { attach: null, routing: null };
   const envChanges = emptyRecord<string | null>();
 
-  const roster = planRoster(read.config, want.wiring ? want.allowAgents : null, ledger);
+  const roster = planRoster(read.config, want.wiring ? want.allowAgents : null, ledger, read.agentIds);
 
   const attachWanted = want.wiring && want.attach;
   let targets: readonly AttachTarget[] | null = attachWanted ? want.onTeams : null;

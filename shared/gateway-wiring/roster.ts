@@ -1,10 +1,11 @@
 // The roster part of what svc wires into the gateway (issue 23 item 1, now
 // applied by the reconciler): each gateway agent's
 // `agents.entries.<id>.subagents.allowAgents`, from svc's teams (the rule:
-// shared/teams/delegation-sync.ts `allowAgentsFor`). Only agents that have
-// an entry are written (an entry IS a gateway agent), lists compare as
-// sets, and the first time svc writes a list it records what the entry held
-// before, so that turning the wiring off puts exactly that back.
+// shared/teams/delegation-sync.ts `allowAgentsFor`). Only the gateway's own
+// agents are written (an entry IS a gateway agent: one for an id the gateway
+// lacks would create an agent), lists compare as sets, and the first time
+// svc writes a list it records what the entry held before, so that turning
+// the wiring off puts exactly that back.
 import { getPath, isJsonObject, type JsonObject } from '../gateway/config-file.ts';
 import { OpList, type ConfigOp } from './config-ops.ts';
 import type { WiringLedger } from './ledger.ts';
@@ -29,10 +30,10 @@ export interface RosterPlan {
  * null when the wiring is off. Lists svc wrote for agents it no longer
  * knows, or all of them when off, go back to what they were.
  */
-export function planRoster(config: JsonObject, want: ReadonlyMap<string, readonly string[]> | null, ledger: WiringLedger): RosterPlan {
+export function planRoster(config: JsonObject, want: ReadonlyMap<string, readonly string[]> | null, ledger: WiringLedger, gatewayAgents: readonly string[]): RosterPlan {
   const ops = new OpList(config);
   const entries = getPath(config, ['agents', 'entries']);
-  const hasEntry = (id: string) => isJsonObject(entries) && Object.hasOwn(entries, id) && isJsonObject(entries[id]);
+  const hasEntry = (id: string) => (isJsonObject(entries) && Object.hasOwn(entries, id) && isJsonObject(entries[id])) || gatewayAgents.includes(id);
   const before = new Map(ledger.allowBefore.map((r) => [r.agent, r.before] as const));
   const kept: WiringLedger['allowBefore'] = [];
   for (const [agent, list] of want ?? []) {

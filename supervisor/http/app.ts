@@ -27,6 +27,7 @@ import { systemRoutes } from './routes/system.ts';
 import { existingGatewayRoutes } from './routes/system-existing-gateway.ts';
 import { systemConfigRoutes } from './routes/system-config.ts';
 import { modelRoutingRoutes } from './routes/model-routing.ts';
+import { gatewayWiringRoutes } from './routes/gateway-wiring.ts';
 import { execSettingsRoutes } from './routes/exec-settings.ts';
 import { execAllowlistRoutes } from './routes/exec-allowlist.ts';
 import { teamContextRoutes } from './routes/team-context.ts';
@@ -151,6 +152,7 @@ export function buildApp(deps: AppDeps, opts: BuildAppOptions = {}): FastifyInst
   existingGatewayRoutes(app, deps);
   systemConfigRoutes(app, deps);
   modelRoutingRoutes(app, deps);
+  gatewayWiringRoutes(app, deps);
   // The spec: /api/cost-records/summary, /api/exec-settings/all and
   // /api/exec-allowlist/revoke before their shorter prefixes.
   costRecordsRoutes(app, deps);

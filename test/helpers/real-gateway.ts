@@ -3,7 +3,8 @@
 // cache outside the repository (`$SVC_TEST_CACHE`, default
 // `$HOME/.cache/svc-test`) and reused afterwards; a state directory with a
 // loopback-bound config whose only model provider is the fake one from
-// fake-model.ts. The gateway itself is started by svc (the lifecycle route)
+// fake-model.ts, priced in the config as a user prices a custom model (svc
+// prices calls at what the gateway's config says). The gateway itself is started by svc (the lifecycle route)
 // or by startRealGateway() here, and always stopped by its process group.
 import { spawn, spawnSync } from 'node:child_process';
 import { closeSync, existsSync, mkdirSync, openSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
@@ -113,13 +114,25 @@ export function gatewayEnv(install: GatewayInstall, stateDir: string): Record<st
   };
 }
 
+/** A model's `cost` block in openclaw.json: USD per million tokens. */
+export interface ModelCost {
+  input: number;
+  output: number;
+  cacheRead: number;
+  cacheWrite: number;
+}
+
+/** What the fake model costs unless a test configures another price (the default's 3 / 15, with Anthropic-style cache prices). */
+export const FAKE_MODEL_COST: Readonly<ModelCost> = Object.freeze({ input: 3, output: 15, cacheRead: 0.3, cacheWrite: 3.75 });
+
 /**
  * Writes a loopback-bound config and `.env` whose only model is the fake provider.
- * `modelId` names the model (a name svc's pricing table does not know is priced
- * at the default, so costs are non-zero); `toolSearch: false` offers MCP tools
- * to the model directly instead of behind the gateway's tool search (RECIPE §10).
+ * `modelId` names the model and `cost` its price (default FAKE_MODEL_COST), as a
+ * user configures a custom model: svc prices its calls at that price, so costs
+ * are non-zero unless a test configures zero. `toolSearch: false` offers MCP
+ * tools to the model directly instead of behind the gateway's tool search (RECIPE §10).
  */
-export function prepareGatewayState(stateDir: string, opts: { port: number; token: string; modelUrl: string; modelId?: string; toolSearch?: boolean }): void {
+export function prepareGatewayState(stateDir: string, opts: { port: number; token: string; modelUrl: string; modelId?: string; cost?: ModelCost; toolSearch?: boolean }): void {
   const modelId = opts.modelId ?? FAKE_MODEL_ID;
   mkdirSync(join(stateDir, 'home'), { recursive: true });
   mkdirSync(join(stateDir, 'workspace'), { recursive: true });
@@ -139,7 +152,7 @@ export function prepareGatewayState(stateDir: string, opts: { port: number; toke
               name: 'Fake Model',
               reasoning: false,
               input: ['text'],
-              cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 },
+              cost: { ...(opts.cost ?? FAKE_MODEL_COST) },
               contextWindow: 128000,
               maxTokens: 4096,
             },
@@ -171,10 +184,10 @@ export interface StartedGateway {
 }
 
 /** Starts `openclaw gateway run` in its own process group (for tests that do not go through svc). */
-export function startRealGateway(install: GatewayInstall, stateDir: string, port: number): StartedGateway {
+export function startRealGateway(install: GatewayInstall, stateDir: string, port: number, extraEnv: Record<string, string> = {}): StartedGateway {
   const child = spawn(join(install.openclawBin, 'openclaw'), ['gateway', 'run', '--port', String(port), '--bind', 'loopback'], {
     cwd: stateDir,
-    env: { ...process.env, ...gatewayEnv(install, stateDir) },
+    env: { ...process.env, ...gatewayEnv(install, stateDir), ...extraEnv },
     detached: true,
     stdio: ['ignore', 'pipe', 'pipe'],
   });

@@ -1,7 +1,7 @@
 // One real OpenClaw gateway for a team-chat test file (issue 17): Node 24 and
 // the pinned openclaw from the test cache, the fake model as its only
-// provider (a model id svc's pricing table does not know, so runs cost
-// something), `tools.toolSearch: false` so MCP tools are offered to the model
+// provider (priced in the gateway's config, FAKE_MODEL_COST unless the test
+// gives another price, so runs cost something), `tools.toolSearch: false` so MCP tools are offered to the model
 // directly (RECIPE §10), started by the test in its own process group so a
 // test can kill it and start it again on the same state and port. Agents are
 // created on it with `agents.create` on an operator session of the test's
@@ -15,11 +15,13 @@ import { sendChat } from '../../shared/gateway/chat.ts';
 import { connectGateway, type GatewaySession } from '../../shared/gateway/client.ts';
 import { loadOrCreateDeviceIdentity } from '../../shared/gateway/device-identity.ts';
 import { startFakeModel, type FakeModel } from './fake-model.ts';
-import { ensureGatewayInstalled, gatewayEnv, prepareGatewayState, startRealGateway, waitForConnect, type GatewayInstall, type StartedGateway } from './real-gateway.ts';
+import {
+  ensureGatewayInstalled, FAKE_MODEL_COST, gatewayEnv, prepareGatewayState, startRealGateway, waitForConnect, type GatewayInstall, type ModelCost, type StartedGateway,
+} from './real-gateway.ts';
 import { freePort, removeHome, tempHome } from './server.ts';
 import { waitFor } from './wait.ts';
 
-/** Unknown to shared/pricing.ts: priced at the default 3/15 USD per million tokens. */
+/** The fake model's id in the gateway's config, priced there (TeamChatGateway.modelCost). */
 export const PRICED_MODEL_ID = 'svc-e2e-llm';
 /** The gateway takes 10-25 s to accept connects on two busy cores; generous so a slow start is not a failure. */
 const GATEWAY_READY_MS = 180_000;
@@ -27,6 +29,8 @@ const GATEWAY_READY_MS = 180_000;
 export interface TeamChatGateway {
   install: GatewayInstall;
   model: FakeModel;
+  /** The fake model's price in the gateway's config (USD per million tokens): what svc prices its calls at. */
+  modelCost: ModelCost;
   /** A temporary folder for the file: svc's SVC_HOME lives here, the gateway's state in `<home>/gateway-state`. */
   home: string;
   stateDir: string;
@@ -35,8 +39,8 @@ export interface TeamChatGateway {
   token: string;
   /** The environment svc needs to find and reach this gateway (OPENCLAW_STATE_DIR, Node 24 on PATH, ...). */
   env: Record<string, string>;
-  /** Starts `openclaw gateway run` and waits until a connect succeeds. */
-  start(): Promise<void>;
+  /** Starts `openclaw gateway run` (with `env` on top of its usual environment) and waits until a connect succeeds. */
+  start(env?: Record<string, string>): Promise<void>;
   /** Whether the test started it and has not killed it since. */
   running(): boolean;
   /** SIGKILL to the gateway's process group (a crash), then waits until its port refuses connections. */
@@ -73,7 +77,7 @@ function listening(port: number): Promise<boolean> {
   });
 }
 
-export async function startTeamChatGateway(prefix: string): Promise<TeamChatGateway> {
+export async function startTeamChatGateway(prefix: string, opts: { modelCost?: ModelCost } = {}): Promise<TeamChatGateway> {
   const install = await ensureGatewayInstalled();
   const model = await startFakeModel();
   const home = tempHome(prefix);
@@ -81,7 +85,8 @@ export async function startTeamChatGateway(prefix: string): Promise<TeamChatGate
   const port = await freePort();
   const token = `test-${randomBytes(12).toString('hex')}`;
   const url = `ws://127.0.0.1:${port}`;
-  prepareGatewayState(stateDir, { port, token, modelUrl: model.url, modelId: PRICED_MODEL_ID, toolSearch: false });
+  const modelCost = { ...(opts.modelCost ?? FAKE_MODEL_COST) };
+  prepareGatewayState(stateDir, { port, token, modelUrl: model.url, modelId: PRICED_MODEL_ID, cost: modelCost, toolSearch: false });
   const identity = loadOrCreateDeviceIdentity(join(home, 'test-client', 'identity.json'));
   let gateway: StartedGateway | null = null;
   let session: GatewaySession | null = null;
@@ -89,14 +94,15 @@ export async function startTeamChatGateway(prefix: string): Promise<TeamChatGate
   const rig: TeamChatGateway = {
     install,
     model,
+    modelCost,
     home,
     stateDir,
     port,
     url,
     token,
     env: gatewayEnv(install, stateDir),
-    async start() {
-      gateway = startRealGateway(install, stateDir, port);
+    async start(env) {
+      gateway = startRealGateway(install, stateDir, port, env);
       const started = gateway;
       await waitForConnect(url, token, identity, GATEWAY_READY_MS).catch((err: Error) => {
         throw new Error(`${err.message}\n--- gateway output ---\n${started.log()}`);

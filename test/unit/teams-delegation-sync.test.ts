@@ -67,24 +67,25 @@ void test('Delegation (issue 23, item 1): the diff touches only agents with an e
     ['reviewer', []], // unset -> [] is a change
     ['ghost', ['a']], // no entry: never created
   ]);
-  const plan = planRoster(config, want, emptyLedger());
+  const plan = planRoster(config, want, emptyLedger(), []);
   assert.deepEqual(plan.ops, [{ path: ['agents', 'entries', 'reviewer', 'subagents', 'allowAgents'], value: [] }]);
   assert.deepEqual(plan.allowBefore, [{ agent: 'reviewer', before: null }], 'only the list svc changed is svc\'s');
-  assert.deepEqual(planRoster({}, want, emptyLedger()).ops, []);
+  assert.deepEqual(planRoster({}, want, emptyLedger(), []).ops, []);
+  assert.deepEqual(planRoster({}, want, emptyLedger(), ['ghost']).ops, [{ path: ['agents', 'entries', 'ghost', 'subagents', 'allowAgents'], value: ['a'] }], 'an agent the gateway has, without an entry yet');
 });
 
 void test('Issue 30 #1: the wiring off puts back exactly what each list held before svc first wrote it', () => {
   const config = structuredClone({ agents: { entries: { lead: { subagents: { allowAgents: ['old'], delegationMode: 'prefer' } }, a: {} } } });
   const before = structuredClone(config);
-  const on = planRoster(config, new Map([['lead', ['a']], ['a', []]]), emptyLedger());
+  const on = planRoster(config, new Map([['lead', ['a']], ['a', []]]), emptyLedger(), []);
   applyOps(config, on.ops);
   assert.deepEqual(readAllowAgents(config).get('lead'), ['a']);
   const ledger = { ...emptyLedger(), allowBefore: on.allowBefore };
   // A second round over its own result changes nothing and keeps the original values.
-  const again = planRoster(config, new Map([['lead', ['a']], ['a', []]]), ledger);
+  const again = planRoster(config, new Map([['lead', ['a']], ['a', []]]), ledger, []);
   assert.deepEqual(again.ops, []);
   assert.deepEqual(again.allowBefore, on.allowBefore);
-  const off = planRoster(config, null, ledger);
+  const off = planRoster(config, null, ledger, []);
   applyOps(config, off.ops);
   assert.deepEqual(off.allowBefore, []);
   assert.deepEqual(config.agents.entries.lead, before.agents.entries.lead);

@@ -63,3 +63,5 @@ export interface SelfVersion { current: string; latest: string | null; updateAva
 export type { BudgetRow, BudgetScope, BudgetStatus, BudgetUpsert, ResumedBudget } from '../../../shared/budgets/schemas.ts';
 export type { ModelCall } from '../../../shared/model-calls/store.ts';
 export type { ModelRoutingView } from '../../../shared/model-routing/status.ts';
+// What svc wires into the gateway (issue 30).
+export type { WiringAgentView, WiringView } from '../../../shared/gateway-wiring/view.ts';

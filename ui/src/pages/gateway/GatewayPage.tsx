@@ -1,9 +1,10 @@
 // The gateway page (`/gateway`): the status card with Start / Stop /
-// Restart (the same job component as setup), the config form, and svc's own
-// version with self-update.
+// Restart (the same job component as setup), the config form, svc's own
+// version with self-update, what svc wires into the gateway, and routing.
 import { ConfigSection } from './ConfigSection.tsx';
 import { ModelRoutingSection } from './ModelRoutingSection.tsx';
 import { SelfVersionCard } from './SelfVersionCard.tsx';
+import { WiringSection } from './WiringSection.tsx';
 import { StatusCard } from './StatusCard.tsx';
 import { useGatewayConfig } from './system-api.ts';
 
@@ -21,6 +22,9 @@ export default function GatewayPage() {
           <SelfVersionCard />
         </div>
         <ConfigSection />
+        <div className="lg:col-span-2">
+          <WiringSection />
+        </div>
         <div className="lg:col-span-2">
           <ModelRoutingSection />
         </div>
