@@ -1,11 +1,12 @@
 // The cost_records table: one place for every read and write of a cost row.
-// A row is priced when recorded (shared/pricing.ts, the one pricing truth),
-// so a later change to the table never rewrites what was spent.
+// A row is priced when recorded, by the price book over the same database
+// (shared/pricing: the gateway's configured prices, then the built-in table),
+// so a later change of a price never rewrites what was spent.
 import type { AgentStore } from '../agents/store.ts';
 import type { Db } from '../db/open.ts';
 import type { Tx } from '../db/tx.ts';
 import { uuidv7 } from '../ids.ts';
-import { costUsd } from '../pricing.ts';
+import { priceBookFor, type PriceBook } from '../pricing/index.ts';
 import type { CostListQuery, CostRecordCreate } from './schemas.ts';
 import { createCostSummary, type CostSummary } from './summary.ts';
 
@@ -22,11 +23,16 @@ export interface CostRecord {
   createdAt: number;
 }
 
+/** A cost row's usage as svc records it: the route's fields, plus the cache tokens among the input (priced apart where configured). */
+export type CostRecordInput = CostRecordCreate & { cacheReadTokens?: number; cacheWriteTokens?: number };
+
 export interface CostRecords {
   /** Newest first, at most `limit` rows. */
   list(query: CostListQuery): CostRecord[];
   /** Prices and inserts one run's usage, upserting a placeholder agent row in the same transaction. */
-  record(input: CostRecordCreate): CostRecord;
+  record(input: CostRecordInput): CostRecord;
+  /** The book rows are priced by: what prices the same calls elsewhere (a run's total, a settlement) agrees with the row. */
+  prices: PriceBook;
   /** The last 30 UTC days: totals, per agent, per day (zero-filled). */
   summary(): CostSummary;
 }
@@ -49,6 +55,7 @@ export function createCostRecords(deps: { db: Db; tx: Tx; agents: AgentStore; no
      VALUES (@id, @agentId, @teamId, @runId, @sessionKey, @model, @inputTokens, @outputTokens, @costUsd, @createdAt)`,
   );
   const summary = createCostSummary(db, now);
+  const prices = priceBookFor(db);
 
   return {
     list: (q) => listStmt.all({ agentId: q.agentId ?? null, teamId: q.teamId ?? null, limit: q.limit }) as CostRecord[],
@@ -63,7 +70,13 @@ export function createCostRecords(deps: { db: Db; tx: Tx; agents: AgentStore; no
         model: input.model,
         inputTokens: input.inputTokens,
         outputTokens: input.outputTokens,
-        costUsd: costUsd(input.model, input.inputTokens, input.outputTokens),
+        costUsd: prices.costOf({
+          model: input.model,
+          inputTokens: input.inputTokens,
+          outputTokens: input.outputTokens,
+          cacheReadTokens: input.cacheReadTokens,
+          cacheWriteTokens: input.cacheWriteTokens,
+        }),
         createdAt,
       };
       // Together: a cost row never lands without its agent row, nor the
@@ -75,5 +88,6 @@ export function createCostRecords(deps: { db: Db; tx: Tx; agents: AgentStore; no
       return row;
     },
     summary,
+    prices,
   };
 }

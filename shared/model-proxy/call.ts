@@ -11,6 +11,10 @@
 //   unreachable             released; the caller gets a 502
 // A refusal pauses the budget (ledger), writes its `error` event and asks the
 // team chat to halt the run it belongs to.
+// Every figure is priced as `<upstream>/<model>` (the registry's provider id
+// of the real upstream, never the gateway's `svc-<agent>`), by the price book
+// the cost record is priced by: the estimate, the settlement and the record
+// agree.
 import type { ServerResponse } from 'node:http';
 import { budgetLabel, capText } from '../budgets/events.ts';
 import type { BudgetLedger } from '../budgets/ledger.ts';
@@ -18,7 +22,6 @@ import type { Tx } from '../db/tx.ts';
 import type { Logger } from '../log.ts';
 import type { ModelCalls } from '../model-calls/index.ts';
 import type { ResolvedUpstream, RoutedApi } from '../model-routing/registry.ts';
-import { costUsd } from '../pricing.ts';
 import { traceIdOf, upstreamHeaders, upstreamUrl, withUsageRequested } from './api.ts';
 import type { CallContextReader } from './call-context.ts';
 import { estimateCall, tokensOfChars, type Estimate } from './estimate.ts';
@@ -95,8 +98,9 @@ export function createModelCallHandler(deps: ModelCallDeps) {
   return async function handle(req: ModelCallRequest): Promise<void> {
     const { agentId, api, upstream, raw, body, res } = req;
     const model = typeof body.model === 'string' ? body.model : null;
+    const priced = model === null ? null : `${upstream.id}/${model}`;
     const stream = body.stream === true;
-    const est = estimateCall(model, raw.length, body);
+    const est = estimateCall(recorder.prices, priced, raw.length, body);
     const ctx = context.of(agentId, body);
     const traceId = ctx.traceId ?? traceIdOf(req.headers.traceparent);
     const startedAt = now();
@@ -152,7 +156,7 @@ export function createModelCallHandler(deps: ModelCallDeps) {
 
     const outcome: 'ok' | 'cut' | 'aborted' = r.outcome;
     const used = chargedTokens(r, est);
-    const actual = costUsd(model, used.inputTokens, used.outputTokens);
+    const actual = recorder.prices.costOf({ model: priced, ...used });
     deps.tx.run(() => {
       const transitions = ledger.settle(id, actual);
       calls.finish(id, {
@@ -162,8 +166,9 @@ export function createModelCallHandler(deps: ModelCallDeps) {
       });
       recorder.spent(
         {
-          id, agentId, ctx, traceId, provider: upstream.id, model: model === null ? null : `${upstream.id}/${model}`,
-          inputTokens: used.inputTokens, outputTokens: used.outputTokens, startedAt, endedAt, durationMs: r.durationMs, outcome,
+          id, agentId, ctx, traceId, provider: upstream.id, model: priced,
+          inputTokens: used.inputTokens, outputTokens: used.outputTokens, cacheReadTokens: used.cacheReadTokens, cacheWriteTokens: used.cacheWriteTokens,
+          startedAt, endedAt, durationMs: r.durationMs, outcome,
         },
         transitions,
       );

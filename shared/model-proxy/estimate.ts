@@ -4,13 +4,14 @@
 // / 3 (JSON, tool schemas and system text count; real tokenizers average
 // about 4 characters a token for English, so this over-counts). Output: the
 // request's own maximum (max_completion_tokens, max_tokens or
-// max_output_tokens), else DEFAULT_MAX_OUTPUT_TOKENS. Priced by
-// shared/pricing.ts, the one pricing truth. A call can still cost more than
+// max_output_tokens), else DEFAULT_MAX_OUTPUT_TOKENS. Priced by the price
+// book the settlement prices by (shared/pricing), every input token at the
+// model's input price. A call can still cost more than
 // its estimate when the body is mostly non-ASCII text (more tokens than
 // bytes / 3) or when no maximum was sent and the model writes longer than
 // the default: the settlement then counts the actual cost, and the overshoot
 // of a cap is at most that one call's actual-minus-estimate.
-import { costUsd } from '../pricing.ts';
+import type { Prices } from '../pricing/index.ts';
 
 export const BYTES_PER_INPUT_TOKEN = 3;
 export const DEFAULT_MAX_OUTPUT_TOKENS = 4096;
@@ -28,10 +29,11 @@ export function maxOutputTokensOf(body: Record<string, unknown>): number | null 
   return positiveInt(body.max_completion_tokens) ?? positiveInt(body.max_tokens) ?? positiveInt(body.max_output_tokens);
 }
 
-export function estimateCall(model: string | null, bodyBytes: number, body: Record<string, unknown>): Estimate {
+/** `model` as it is priced: `<upstream>/<model>`. */
+export function estimateCall(prices: Prices, model: string | null, bodyBytes: number, body: Record<string, unknown>): Estimate {
   const inputTokens = Math.ceil(bodyBytes / BYTES_PER_INPUT_TOKEN);
   const outputTokens = maxOutputTokensOf(body) ?? DEFAULT_MAX_OUTPUT_TOKENS;
-  return { inputTokens, outputTokens, usd: costUsd(model, inputTokens, outputTokens) };
+  return { inputTokens, outputTokens, usd: prices.costOf({ model, inputTokens, outputTokens }) };
 }
 
 /** Tokens of streamed text when the provider's usage never came (a cut or aborted stream): chars / 4. */

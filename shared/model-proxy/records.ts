@@ -1,6 +1,7 @@
 // What a finished model call leaves besides its model_calls row, all from
-// that row's figures, in one transaction: a cost record (priced by
-// shared/pricing.ts), a `cost` event (source `svc-endpoint`) and the call's
+// that row's figures, in one transaction: a cost record (priced by the cost
+// records' price book, which the call's estimate and settlement use too:
+// `prices`), a `cost` event (source `svc-endpoint`) and the call's
 // span as a span_start / span_end pair under the execution's trace (the cost
 // event carries the span id, so the exported span holds the GenAI usage
 // attributes), plus the `error` events of budget transitions. With routing
@@ -13,6 +14,7 @@ import type { CostRecords } from '../costs/index.ts';
 import type { Tx } from '../db/tx.ts';
 import type { EventLog } from '../events/event-log.ts';
 import type { EventInput } from '../events/types.ts';
+import type { PriceBook } from '../pricing/index.ts';
 import type { CallContext } from './call-context.ts';
 
 export interface FinishedCall {
@@ -25,8 +27,11 @@ export interface FinishedCall {
   provider: string;
   /** `<upstream>/<model>`. */
   model: string | null;
+  /** Cache reads and writes included. */
   inputTokens: number;
   outputTokens: number;
+  cacheReadTokens: number;
+  cacheWriteTokens: number;
   startedAt: number;
   endedAt: number;
   durationMs: number;
@@ -36,10 +41,12 @@ export interface FinishedCall {
 export interface CallRecorderDeps {
   tx: Tx;
   eventLog: Pick<EventLog, 'appendMany'>;
-  costs: Pick<CostRecords, 'record'>;
+  costs: Pick<CostRecords, 'record' | 'prices'>;
 }
 
 export interface CallRecorder {
+  /** The book the cost record is priced by: the call's estimate and settlement price by it too, so all three agree. */
+  prices: PriceBook;
   /** Cost record, cost event and span of a call that spent; returns the priced USD. */
   spent(call: FinishedCall, transitions: readonly BudgetTransition[]): number;
   /** The events of transitions alone (a refusal, a release). */
@@ -58,6 +65,7 @@ export const eventBase = (agentId: string, ctx: CallContext, traceId: string | n
 export function createCallRecorder(deps: CallRecorderDeps): CallRecorder {
   const { tx, eventLog, costs } = deps;
   return {
+    prices: costs.prices,
     spent(call, transitions) {
       const spanId = randomBytes(8).toString('hex');
       const base = eventBase(call.agentId, call.ctx, call.traceId);
@@ -71,6 +79,8 @@ export function createCallRecorder(deps: CallRecorderDeps): CallRecorder {
           model: call.model,
           inputTokens: call.inputTokens,
           outputTokens: call.outputTokens,
+          cacheReadTokens: call.cacheReadTokens,
+          cacheWriteTokens: call.cacheWriteTokens,
         });
         const usage = { model: call.model, inputTokens: call.inputTokens, outputTokens: call.outputTokens };
         eventLog.appendMany([

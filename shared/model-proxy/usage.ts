@@ -8,8 +8,9 @@
 //                       read/creation tokens, which are billed as input too
 //   openai-responses    response.completed's response.usage (input_tokens
 //                       includes input_tokens_details.cached_tokens)
-// `inputTokens` is what is billed as input: cache tokens are counted in it
-// (priced at the input price; shared/pricing.ts has no cache prices).
+// `inputTokens` is what is billed as input: cache tokens are counted in it,
+// and kept apart too (priced at the cache prices where the gateway's config
+// has them, else at the input price: shared/pricing).
 // Streamed text is counted in characters for a stream that ends before its
 // usage comes (a cut or an abort).
 import type { RoutedApi } from '../model-routing/registry.ts';

@@ -89,9 +89,13 @@ export function lookupUpstream(input: UpstreamInput, provider: string): Lookup {
   return { ok: true, found: { entry: { api: builtIn.api, baseUrl: builtIn.baseUrl, keyName, headers: {} }, keyValue, envNames, apiKeyInConfig: false, models: [] } };
 }
 
-/** The model entry the svc provider lists: the upstream's own (cost, context window...) or a plain one. */
+/**
+ * The model entry the svc provider lists: the upstream's own (cost, context window...) or a plain
+ * one. The plain one states no `cost` (OpenClaw's schema makes it optional): a cost of zeros would
+ * tell the gateway the model is free, and the upstream's price is not svc's to invent.
+ */
 export function modelEntryFor(models: unknown[], modelId: string): unknown {
   const found = models.find((m) => own(m, 'id') === modelId);
   if (found !== undefined) return found;
-  return { id: modelId, name: modelId, reasoning: false, input: ['text'], cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 }, contextWindow: 128000, maxTokens: 8192 };
+  return { id: modelId, name: modelId, reasoning: false, input: ['text'], contextWindow: 128000, maxTokens: 8192 };
 }

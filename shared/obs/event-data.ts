@@ -7,8 +7,9 @@
 //
 //   cost:               { usd?: number, inputTokens?: number, outputTokens?: number, model?: string }
 //                       usd wins; without it the USD comes from the token
-//                       counts through shared/pricing.ts (costUsd). The
-//                       spellings model APIs use are read too (usageOf).
+//                       counts at the caller's prices (shared/pricing: the
+//                       gateway's configured prices first). The spellings
+//                       model APIs use are read too (usageOf).
 //   tool_result:        { isError?: boolean, ok?: boolean } failed when
 //                       isError === true or ok === false.
 //   error:              { errorClass?: string, message?: string }
@@ -18,7 +19,7 @@
 //   dep_linked:         { dependsOnTaskId: string, linked: boolean }
 //   execution_started / execution_completed: no field is read; the row's
 //                       agentId and taskId say whose execution it is.
-import { costUsd } from '../pricing.ts';
+import type { Prices } from '../pricing/index.ts';
 
 export type Data = Record<string, unknown>;
 
@@ -70,12 +71,12 @@ export interface CostFields {
   outputTokens: number;
 }
 
-/** A `cost` event's spend: the explicit USD when given, else priced from its tokens and model. */
-export function costOf(d: Data): CostFields {
+/** A `cost` event's spend: the explicit USD when given, else priced from its tokens and model at `prices`. */
+export function costOf(d: Data, prices: Prices): CostFields {
   const u = usageOf(d);
   const inputTokens = u.inputTokens ?? 0;
   const outputTokens = u.outputTokens ?? 0;
-  return { usd: u.usd ?? costUsd(u.model, inputTokens, outputTokens), inputTokens, outputTokens };
+  return { usd: u.usd ?? prices.costOf({ model: u.model, inputTokens, outputTokens }), inputTokens, outputTokens };
 }
 
 export function toolFailed(d: Data): boolean {

@@ -21,6 +21,7 @@
 //   delegation (issue 23: a `speaker_selected` row with trigger `spawn`)
 //   adds its own edge from `from` to `to`, no task needed.
 import { BOARD_KINDS } from '../events/kinds.ts';
+import type { Prices } from '../pricing/index.ts';
 import { costOf, depLinkOf, parseData, taskSnapshotOf } from './event-data.ts';
 import type { WindowRow } from './window.ts';
 
@@ -83,7 +84,8 @@ const edge = (kind: GraphEdge['kind'], source: string, target: string): GraphEdg
   id: `${kind}:${source}->${target}`, source, target, kind,
 });
 
-export function foldGraph(rows: readonly WindowRow[], board: BoardLookup): DelegationGraph {
+/** A cost without its USD is priced at `prices`. */
+export function foldGraph(rows: readonly WindowRow[], board: BoardLookup, prices: Prices): DelegationGraph {
   const tasks = new Map<string, TaskState>();
   const agentCost = new Map<string, number>();
   const taskCost = new Map<string, number>();
@@ -94,7 +96,7 @@ export function foldGraph(rows: readonly WindowRow[], board: BoardLookup): Deleg
   for (const r of rows) {
     if (r.agentId !== null) seenAgents.add(r.agentId);
     if (r.kind === 'cost') {
-      const usd = costOf(parseData(r.data)).usd;
+      const usd = costOf(parseData(r.data), prices).usd;
       if (r.agentId !== null) agentCost.set(r.agentId, (agentCost.get(r.agentId) ?? 0) + usd);
       if (r.taskId !== null) taskCost.set(r.taskId, (taskCost.get(r.taskId) ?? 0) + usd);
       continue;

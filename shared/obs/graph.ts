@@ -2,6 +2,7 @@
 // board tables as graph-fold.ts's lookup (tasks with no snapshot in the
 // window, and the dependency rows between the window's tasks).
 import type { Db } from '../db/open.ts';
+import { priceBookFor } from '../pricing/index.ts';
 import { foldGraph, type BoardLookup, type BoardTask, type DelegationGraph } from './graph-fold.ts';
 import type { WindowReader } from './window.ts';
 
@@ -26,5 +27,6 @@ export interface GraphReader {
 
 export function createGraphReader(db: Db, window: WindowReader): GraphReader {
   const board = createBoardLookup(db);
-  return { read: (teamId) => foldGraph(window.read(teamId), board) };
+  const prices = priceBookFor(db);
+  return { read: (teamId) => foldGraph(window.read(teamId), board, prices.current()) };
 }

@@ -7,6 +7,7 @@
 // the window). Status from the open count and the quiet time (now minus the
 // agent's newest ts): idle with none open; else working, stalled when quiet
 // for more than 5 minutes, zombie for more than 30.
+import type { Prices } from '../pricing/index.ts';
 import { costOf, parseData } from './event-data.ts';
 import type { WindowRow } from './window.ts';
 
@@ -38,8 +39,8 @@ export function statusOf(openExecutions: number, quietMs: number): FleetStatus {
   return 'working';
 }
 
-/** `rows` in ascending seq; entries sorted by agentId. */
-export function foldHealth(rows: readonly WindowRow[], now: number): FleetHealth[] {
+/** `rows` in ascending seq; entries sorted by agentId. A cost without its USD is priced at `prices`. */
+export function foldHealth(rows: readonly WindowRow[], now: number, prices: Prices): FleetHealth[] {
   const agents = new Map<string, AgentState>();
   for (const r of rows) {
     if (r.agentId === null) continue;
@@ -53,7 +54,7 @@ export function foldHealth(rows: readonly WindowRow[], now: number): FleetHealth
     else if (r.kind === 'execution_completed' && a.open.length > 0) {
       const i = a.open.lastIndexOf(r.taskId);
       a.open.splice(i >= 0 ? i : a.open.length - 1, 1);
-    } else if (r.kind === 'cost') a.costUsd += costOf(parseData(r.data)).usd;
+    } else if (r.kind === 'cost') a.costUsd += costOf(parseData(r.data), prices).usd;
   }
   return [...agents.entries()]
     .sort(([x], [y]) => (x < y ? -1 : x > y ? 1 : 0))

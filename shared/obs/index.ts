@@ -2,6 +2,7 @@
 // (spec "Observability"): the feed, traces, the error projection, the
 // fleet-health and delegation-graph folds over the trailing window.
 import type { Db } from '../db/open.ts';
+import { priceBookFor } from '../pricing/index.ts';
 import { createErrorsReader, type ErrorsReader } from './errors.ts';
 import { createFeed, type Feed } from './feed.ts';
 import { createGraphReader, type GraphReader } from './graph.ts';
@@ -27,11 +28,12 @@ export interface ObsReads {
 /** Prepares every statement once; call per database handle. */
 export function createObsReads(db: Db): ObsReads {
   const window = createWindowReader(db);
+  const prices = priceBookFor(db);
   return {
     feed: createFeed(db),
     trace: createTraceReader(db),
     errors: createErrorsReader(db),
-    health: (teamId, now) => foldHealth(window.read(teamId), now),
+    health: (teamId, now) => foldHealth(window.read(teamId), now, prices.current()),
     graph: createGraphReader(db, window),
   };
 }

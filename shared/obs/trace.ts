@@ -4,6 +4,7 @@
 import type { Db } from '../db/open.ts';
 import type { EventKind } from '../events/kinds.ts';
 import type { EventRow } from '../events/types.ts';
+import { priceBookFor, type Prices } from '../pricing/index.ts';
 import { MASK_RULES_VERSION } from '../redact.ts';
 import { costOf, parseData, toolFailed } from './event-data.ts';
 import { partsJoiner, pushArrayItems, type JsonParts } from './json-parts.ts';
@@ -37,7 +38,8 @@ const DATA_KINDS: readonly EventKind[] = ['tool_result', 'cost'];
 /** What the metrics read of a row; `data` only for DATA_KINDS. */
 export type MetricRow = Pick<EventRow, 'kind' | 'agentId' | 'ts' | 'data'>;
 
-export function traceMetrics(rows: Iterable<MetricRow>): TraceMetrics {
+/** A cost without its USD is priced at `prices`. */
+export function traceMetrics(rows: Iterable<MetricRow>, prices: Prices): TraceMetrics {
   let totalCostUsd = 0;
   let inputTokens = 0;
   let outputTokens = 0;
@@ -58,7 +60,7 @@ export function traceMetrics(rows: Iterable<MetricRow>): TraceMetrics {
       toolResults++;
       if (toolFailed(parseData(r.data))) toolErrors++;
     } else if (r.kind === 'cost') {
-      const c = costOf(parseData(r.data));
+      const c = costOf(parseData(r.data), prices);
       totalCostUsd += c.usd;
       inputTokens += c.inputTokens;
       outputTokens += c.outputTokens;
@@ -98,11 +100,13 @@ export function createTraceReader(db: Db): TraceReader {
     )
     .raw();
 
+  const prices = priceBookFor(db);
+
   const read = (traceId: string): Trace => {
     const rows = readMaskable(stmt, traceId);
     // Metrics first: they read numbers, which masking never changes, and
     // the spec computes them from the events before the answer is masked.
-    const metrics = traceMetrics(rows.rows);
+    const metrics = traceMetrics(rows.rows, prices.current());
     return { traceId, events: maskStale(rows), metrics };
   };
 
@@ -126,7 +130,7 @@ export function createTraceReader(db: Db): TraceReader {
           yield { kind: r[1], agentId: r[2], ts: r[3], data: r[4] ?? '{}' };
         }
       }
-      const metrics = traceMetrics(rows());
+      const metrics = traceMetrics(rows(), prices.current());
       if (stale) {
         // Rows stored under other masking rules: built from objects, where they are masked again.
         const trace = read(traceId);

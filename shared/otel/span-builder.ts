@@ -6,6 +6,10 @@
 //   tool_call / tool_result          one span per correlationId (else spanId, else data.toolCallId)
 //   cost                             adds tokens and USD to the open span it belongs to
 //
+// USD as an event states it, else from its tokens at the builder's prices
+// (shared/pricing: the gateway's configured prices first), as the built-in
+// trace metrics price them.
+//
 // Error status: a tool result with isError === true or ok === false (what
 // svc's own tool error rate counts); a span_end or execution_completed with
 // that, or with status error/failed/failure.
@@ -18,7 +22,7 @@
 // svc.unmatched_end: the end row carries the outcome (tokens, cost, error)
 // that a collector is there to see. An end with no key at all is dropped.
 import type { EventRow } from '../events/types.ts';
-import { costUsd } from '../pricing.ts';
+import type { Prices } from '../pricing/index.ts';
 import { attributesOf, type Attributes, type SpanFamily, type Usage } from './attributes.ts';
 import { eventFacts, type EventFacts } from './event-data.ts';
 import { derivedSpanId, derivedTraceId, otelSpanId, otelTraceId } from './ids.ts';
@@ -41,6 +45,8 @@ export interface FinishedSpan {
 }
 
 export interface SpanBuilderOptions {
+  /** What a usage without its USD is priced at (read at each event: the supervisor's price book). */
+  prices: Prices;
   /** Open spans kept at most; past it the oldest is dropped. */
   maxOpen?: number;
   /** An open span older than this (by when it was opened here) is dropped. */
@@ -95,12 +101,11 @@ function keyOf(family: SpanFamily, row: EventRow, facts: EventFacts): string | n
   return id === null ? null : `tool:${id}`;
 }
 
-function usageOf(facts: EventFacts): Usage | null {
+function usageOf(facts: EventFacts, prices: Prices): Usage | null {
   if (facts.inputTokens === undefined && facts.outputTokens === undefined && facts.costUsd === undefined) return null;
   const input = facts.inputTokens ?? 0;
   const output = facts.outputTokens ?? 0;
-  // USD as the event states it, else from the one pricing table.
-  return { inputTokens: input, outputTokens: output, costUsd: facts.costUsd ?? costUsd(facts.model, input, output), model: facts.model };
+  return { inputTokens: input, outputTokens: output, costUsd: facts.costUsd ?? prices.costOf({ model: facts.model, inputTokens: input, outputTokens: output }), model: facts.model };
 }
 
 const addUsage = (a: Usage | null, b: Usage): Usage =>
@@ -114,7 +119,8 @@ function nameOf(family: SpanFamily, row: EventRow, facts: EventFacts): string {
   return name.slice(0, MAX_NAME);
 }
 
-export function createSpanBuilder(opts: SpanBuilderOptions = {}): SpanBuilder {
+export function createSpanBuilder(opts: SpanBuilderOptions): SpanBuilder {
+  const { prices } = opts;
   const maxOpen = opts.maxOpen ?? DEFAULT_MAX_OPEN;
   const maxAgeMs = opts.maxAgeMs ?? DEFAULT_MAX_AGE_MS;
   const now = opts.now ?? Date.now;
@@ -175,7 +181,7 @@ export function createSpanBuilder(opts: SpanBuilderOptions = {}): SpanBuilder {
     const startFacts = s?.facts ?? endFacts;
     const startMs = s ? s.row.ts : end.ts - (endFacts.durationMs ?? 0);
     // The end's figures are the run's total; cost events are the fallback, then the start's.
-    const usage = usageOf(endFacts) ?? s?.costs ?? usageOf(startFacts);
+    const usage = usageOf(endFacts, prices) ?? s?.costs ?? usageOf(startFacts, prices);
     const ids = s ?? { ...placement(end, family), spanId: end.spanId !== null ? otelSpanId(end.spanId) : derivedSpanId(end.id) };
     const facts = { ...startFacts, name: startFacts.name ?? endFacts.name, toolName: startFacts.toolName ?? endFacts.toolName };
     // A tool result fails as svc's error rate counts it; spans and executions may also say so by status.
@@ -199,7 +205,7 @@ export function createSpanBuilder(opts: SpanBuilderOptions = {}): SpanBuilder {
   };
 
   const addCost = (row: EventRow): void => {
-    const usage = usageOf(eventFacts(row.data));
+    const usage = usageOf(eventFacts(row.data), prices);
     if (usage === null) return;
     const scope = row.taskId ?? row.correlationId;
     const target = (row.spanId !== null ? open.get(`span:${row.spanId}`) : undefined) ?? (scope !== null ? open.get(`exec:${row.agentId ?? ''}\0${scope}`) : undefined);

@@ -7,9 +7,11 @@
 // (routing off, an OAuth provider) is spent into the budgets here, and a
 // budget that spend pauses halts the run at once: after that call, not after
 // the run. The run's end then meters only what this did not (run-budget.ts).
+// A call is priced by the cost records' price book (shared/pricing), as the
+// run's end prices it: its `<provider>/<model>`, cache tokens at the cache
+// prices where configured.
 import { z } from 'zod';
 import type { EventInput } from '../events/types.ts';
-import { costUsd } from '../pricing.ts';
 import type { BudgetStop, RunScope } from './budget-halt.ts';
 import type { TeamChatContext } from './context.ts';
 import { isRoutedProvider } from './usage.ts';
@@ -20,7 +22,15 @@ const SessionMessage = z.object({
     role: z.string(),
     provider: z.string().optional().catch(undefined),
     model: z.string().optional().catch(undefined),
-    usage: z.object({ input: z.number().optional().catch(undefined), output: z.number().optional().catch(undefined) }).optional().catch(undefined),
+    usage: z
+      .object({
+        input: z.number().optional().catch(undefined),
+        output: z.number().optional().catch(undefined),
+        cacheRead: z.number().optional().catch(undefined),
+        cacheWrite: z.number().optional().catch(undefined),
+      })
+      .optional()
+      .catch(undefined),
     responseId: z.string().optional().catch(undefined),
     __openclaw: z.object({ runId: z.string().optional().catch(undefined), id: z.string().optional().catch(undefined) }).optional().catch(undefined),
   }),
@@ -68,7 +78,11 @@ export function createCallMeter(ctx: TeamChatContext, find: (gatewaySessionKey: 
       const seen = metered.get(runId) ?? { keys: new Set<string>(), usd: 0 };
       if (key !== null && seen.keys.has(key)) return;
       const model = m.model ? (m.provider ? `${m.provider}/${m.model}` : m.model) : null;
-      const usd = costUsd(model, tokens(m.usage.input), tokens(m.usage.output));
+      // The gateway counts cache tokens apart from `input`; priced, they are input tokens (usage.ts).
+      const cacheReadTokens = tokens(m.usage.cacheRead);
+      const cacheWriteTokens = tokens(m.usage.cacheWrite);
+      const inputTokens = tokens(m.usage.input) + cacheReadTokens + cacheWriteTokens;
+      const usd = ctx.costs.prices.costOf({ model, inputTokens, outputTokens: tokens(m.usage.output), cacheReadTokens, cacheWriteTokens });
       if (key !== null) seen.keys.add(key);
       seen.usd += usd;
       metered.set(runId, seen);

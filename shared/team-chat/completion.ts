@@ -6,11 +6,11 @@
 // cost, and `execution_completed` follows. Calls that went through svc's
 // model endpoint (issue 22) have their cost record and `cost` event from
 // there: only the run's other calls are recorded here (nothing counted
-// twice); the executions row still shows the whole run.
+// twice); the executions row still shows the whole run. Both are priced by
+// the cost records' price book (shared/pricing), as the endpoint prices.
 import { messageOf } from '../errors.ts';
 import type { EventInput } from '../events/types.ts';
 import type { TeamChatContext } from './context.ts';
-import { costUsd } from '../pricing.ts';
 import { HISTORY_LIMIT, noUsage, usageOfRun, type RunUsage } from './usage.ts';
 
 /** The per-call usage of `runId` in its gateway session; zero tokens (logged) when the read fails: the reply is kept either way. */
@@ -66,10 +66,13 @@ export function recordCompletion(ctx: TeamChatContext, c: Completion): { costUsd
         model: own.model ?? usage.model,
         inputTokens: own.inputTokens,
         outputTokens: own.outputTokens,
+        cacheReadTokens: own.cacheReadTokens,
+        cacheWriteTokens: own.cacheWriteTokens,
       }).costUsd
     : 0;
-  // The whole run, priced as the endpoint prices its calls: the same table, so the row matches the sum of its parts.
-  const runCost = cost + costUsd(usage.routed.model, usage.routed.inputTokens, usage.routed.outputTokens);
+  // The whole run, priced as the endpoint prices its calls (a `svc-<agent>` model by its upstream's
+  // price): the same book, so the row matches the sum of its parts.
+  const runCost = cost + ctx.costs.prices.costOf(usage.routed);
   const usageData = { executionId: c.executionId, runId: c.runId, model: usage.model, inputTokens: usage.inputTokens, outputTokens: usage.outputTokens, usd: runCost };
   if (recordHere) {
     ctx.eventLog.append({

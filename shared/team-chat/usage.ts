@@ -3,6 +3,10 @@
 // message per model call, each with `usage.input` / `usage.output`,
 // `provider`, `model` and `__openclaw.runId`. A run with tool calls has
 // several; they are summed. The `chat` final event carries no usage.
+// The gateway counts cache reads and writes apart from `usage.input`; here,
+// as at svc's model endpoint, input tokens are all of them (the cache
+// tokens counted in, and also kept apart so they are priced at the cache
+// prices where the gateway's config has them).
 // A call whose provider is `svc-<agent>` went through svc's model endpoint
 // (issue 22), which already recorded its cost and spend: the sum keeps such
 // calls apart, so the run's cost record and budget spend count only the rest.
@@ -12,7 +16,15 @@ const HistoryMessage = z.object({
   role: z.string().optional(),
   provider: z.string().optional().catch(undefined),
   model: z.string().optional().catch(undefined),
-  usage: z.object({ input: z.number().optional().catch(undefined), output: z.number().optional().catch(undefined) }).optional().catch(undefined),
+  usage: z
+    .object({
+      input: z.number().optional().catch(undefined),
+      output: z.number().optional().catch(undefined),
+      cacheRead: z.number().optional().catch(undefined),
+      cacheWrite: z.number().optional().catch(undefined),
+    })
+    .optional()
+    .catch(undefined),
   __openclaw: z.object({ runId: z.string().optional().catch(undefined) }).optional().catch(undefined),
 });
 const History = z.object({ messages: z.array(z.unknown()).catch([]) });
@@ -21,17 +33,20 @@ const History = z.object({ messages: z.array(z.unknown()).catch([]) });
 export interface CallsUsage {
   /** Model calls (assistant messages) counted. */
   calls: number;
+  /** Cache reads and writes included. */
   inputTokens: number;
   outputTokens: number;
+  cacheReadTokens: number;
+  cacheWriteTokens: number;
   /** `<provider>/<model>` of the last such call, null when none named one. */
   model: string | null;
 }
 
 export interface RunUsage {
-  /** The whole run (every call): what the executions row shows. */
+  /** The whole run (every call): what the executions row shows. Cache reads and writes included. */
   inputTokens: number;
   outputTokens: number;
-  /** `<provider>/<model>` as the gateway names it (shared/pricing.ts strips the provider), null when unknown. */
+  /** `<provider>/<model>` as the gateway names it (what shared/pricing prices by), null when unknown. */
   model: string | null;
   /** The calls that went through svc's model endpoint (provider `svc-*`): counted there already. */
   routed: CallsUsage;
@@ -47,7 +62,7 @@ export const HISTORY_LIMIT = 100;
 
 const count = (n: number | undefined) => (typeof n === 'number' && Number.isFinite(n) && n > 0 ? Math.trunc(n) : 0);
 
-const noCalls = (): CallsUsage => ({ calls: 0, inputTokens: 0, outputTokens: 0, model: null });
+const noCalls = (): CallsUsage => ({ calls: 0, inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0, model: null });
 
 /** A run with no usage known (the history could not be read, or nothing ran). */
 export const noUsage = (): RunUsage => ({ inputTokens: 0, outputTokens: 0, model: null, routed: noCalls(), unrouted: noCalls() });
@@ -63,13 +78,17 @@ export function usageOfRun(history: unknown, runId: string): RunUsage {
   for (const raw of parsed.data.messages) {
     const m = HistoryMessage.safeParse(raw);
     if (!m.success || m.data.role !== 'assistant' || m.data.__openclaw?.runId !== runId) continue;
-    const input = count(m.data.usage?.input);
+    const cacheRead = count(m.data.usage?.cacheRead);
+    const cacheWrite = count(m.data.usage?.cacheWrite);
+    const input = count(m.data.usage?.input) + cacheRead + cacheWrite;
     const output = count(m.data.usage?.output);
     const model = m.data.model ? (m.data.provider ? `${m.data.provider}/${m.data.model}` : m.data.model) : null;
     const part = isRoutedProvider(m.data.provider) ? out.routed : out.unrouted;
     part.calls++;
     part.inputTokens += input;
     part.outputTokens += output;
+    part.cacheReadTokens += cacheRead;
+    part.cacheWriteTokens += cacheWrite;
     if (model) part.model = model;
     out.inputTokens += input;
     out.outputTokens += output;

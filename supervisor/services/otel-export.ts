@@ -30,6 +30,7 @@ import type { Config } from '../../shared/config.ts';
 import type { EventRow } from '../../shared/events/types.ts';
 import type { Logger } from '../../shared/log.ts';
 import { createSpanBuilder, otlpTracesUrl, SPAN_KINDS, throttled, type FinishedSpan, type Throttled } from '../../shared/otel/index.ts';
+import type { Prices } from '../../shared/pricing/index.ts';
 import type { StreamHub } from './stream-hub.ts';
 
 export interface OtelExport {
@@ -121,7 +122,7 @@ const shown = (url: string) => {
   return `${u.protocol}//${u.host}${u.pathname}`;
 };
 
-export function startOtelExport({ config, logger, events }: { config: Config; logger: Logger; events: StreamHub<EventRow> }): OtelExport {
+export function startOtelExport({ config, logger, events, prices }: { config: Config; logger: Logger; events: StreamHub<EventRow>; prices: Prices }): OtelExport {
   const target = otlpTracesUrl(config);
   if (target === null) return { shutdown: async () => undefined };
   if (!target.ok) {
@@ -152,7 +153,7 @@ export function startOtelExport({ config, logger, events }: { config: Config; lo
     spanLimits: { attributeCountLimit: 64, attributeValueLengthLimit: 1024, eventCountLimit: 0, linkCountLimit: 0 },
   });
   const tracer = provider.getTracer('svc.event-log', config.version);
-  const builder = createSpanBuilder();
+  const builder = createSpanBuilder({ prices });
 
   const emit = (s: FinishedSpan) => {
     ids.next = { traceId: s.traceId, spanId: s.spanId };

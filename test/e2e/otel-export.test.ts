@@ -17,7 +17,7 @@ import { createEventLog } from '../../shared/events/event-log.ts';
 import type { EventInput } from '../../shared/events/types.ts';
 import { createLogger } from '../../shared/log.ts';
 import { otelSpanId } from '../../shared/otel/index.ts';
-import { costUsd } from '../../shared/pricing.ts';
+import { costUsd } from '../../shared/pricing/index.ts';
 import { startServer, stopAfter } from '../helpers/server.ts';
 import { waitFor } from '../helpers/wait.ts';
 

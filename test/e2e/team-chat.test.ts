@@ -32,7 +32,8 @@ let svc: RunningServer | undefined;
 let ctx: TeamChatContext | undefined;
 
 before(async () => {
-  gw = await startTeamChatGateway('svc-team-chat-e2e-');
+  // A price of the operator's own (not the default 3 / 15): the run's cost shows svc read it from the gateway's config.
+  gw = await startTeamChatGateway('svc-team-chat-e2e-', { modelCost: { input: 2, output: 8, cacheRead: 0.2, cacheWrite: 2.5 } });
   await gw.start();
   svc = await startServer({ home: gw.home, env: { ...gw.env, SVC_TEAM_CHAT_TURN_BOUND: String(TURN_BOUND) }, timeoutMs: 120_000 });
   const [ada, bob, cy, dee] = await gw.createAgents(['Ada', 'Bob', 'Cy', 'Dee']);

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import type { FastifyInstance } from 'fastify';
 import { COST_MESSAGES as M, type CostRecord } from '../../shared/costs/index.ts';
 import type { Db } from '../../shared/db/open.ts';
-import { costUsd } from '../../shared/pricing.ts';
+import { costUsd } from '../../shared/pricing/index.ts';
 import { buildTestApp } from '../helpers/app.ts';
 
 const S = 'Smaller resources → Cost records';

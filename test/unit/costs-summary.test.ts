@@ -9,6 +9,7 @@ import { createCostRecords, summaryWindow, zeroFill } from '../../shared/costs/i
 import { openDatabase } from '../../shared/db/open.ts';
 import { createSettingsTable } from '../../shared/db/settings-table.ts';
 import { createTx } from '../../shared/db/tx.ts';
+import { GATEWAY_PRICES_KEY, pricesFromGatewayConfig, serializePrices } from '../../shared/pricing/index.ts';
 
 const S = 'Smaller resources → Cost records';
 const DAY_MS = 86_400_000;
@@ -18,13 +19,17 @@ function setup(t: TestContext, now: number) {
   const db = openDatabase(':memory:');
   t.after(() => db.close());
   const tx = createTx(db, () => undefined);
-  const agents = createAgentStore(db, tx, createSettingsTable(db), () => now);
+  const settings = createSettingsTable(db);
+  const agents = createAgentStore(db, tx, settings, () => now);
+  // The model is free because the gateway's config says so (nothing is free by name).
+  const free = { models: { providers: { local: { models: [{ id: 'fake-model', cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 } }] } } } };
+  settings.set(GATEWAY_PRICES_KEY, serializePrices(pricesFromGatewayConfig(free)));
   let clock = now;
   const costs = createCostRecords({ db, tx, agents, now: () => clock });
   /** Records usage as if at `when`, then returns the clock to `now`. */
   const recordAt = (when: number, agentId: string, inputTokens: number, outputTokens: number) => {
     clock = when;
-    const row = costs.record({ agentId, inputTokens, outputTokens, model: 'fake-model', teamId: null, runId: null, sessionKey: null });
+    const row = costs.record({ agentId, inputTokens, outputTokens, model: 'local/fake-model', teamId: null, runId: null, sessionKey: null });
     clock = now;
     return row;
   };
@@ -63,7 +68,7 @@ void test(`${S}: the summary counts the window's edges exactly and agrees with i
 
   const s = costs.summary();
   assert.deepEqual(s.totals, { costUsd: 0, inputTokens: 21, outputTokens: 10, records: 4 });
-  // Equal spend (a free model): ties go by agent id.
+  // Equal spend (a model configured free): ties go by agent id.
   assert.deepEqual(s.byAgent.map((a) => [a.agentId, a.name, a.records, a.inputTokens]), [
     ['first', 'first', 1, 1],
     ['late', 'late', 1, 10],

@@ -8,6 +8,7 @@ import assert from 'node:assert/strict';
 import { fc } from '../helpers/fc.ts';
 import type { EventKind } from '../../shared/events/kinds.ts';
 import { foldHealth, type WindowRow } from '../../shared/obs/index.ts';
+import { BUILT_IN_PRICES } from '../../shared/pricing/index.ts';
 
 const MIN = 60_000;
 const NOW = 1_800_000_000_000;
@@ -60,7 +61,7 @@ void test('Fleet health: the fold agrees with a simple model over random event s
   fc.assert(
     fc.property(fc.array(event, { maxLength: 60 }), (events) => {
       const rows = toRows(events);
-      const got = foldHealth(rows, NOW).map((h) => ({ ...h, costUsd: Math.round(h.costUsd * 100) }));
+      const got = foldHealth(rows, NOW, BUILT_IN_PRICES).map((h) => ({ ...h, costUsd: Math.round(h.costUsd * 100) }));
       const want = model(rows, NOW).map((h) => ({ ...h, costUsd: Math.round(h.costUsd * 100) }));
       assert.deepEqual(got, want);
     }),
@@ -70,8 +71,8 @@ void test('Fleet health: the fold agrees with a simple model over random event s
 
 void test('Fleet health: quiet for exactly 5 or 30 minutes is not yet stalled or zombie', () => {
   const at = (age: number) => toRows([{ kind: 'execution_started', agentId: 'a', taskId: 't', age, usd: 0 }]);
-  assert.equal(foldHealth(at(5 * MIN), NOW)[0]?.status, 'working');
-  assert.equal(foldHealth(at(5 * MIN + 1), NOW)[0]?.status, 'stalled');
-  assert.equal(foldHealth(at(30 * MIN), NOW)[0]?.status, 'stalled');
-  assert.equal(foldHealth(at(30 * MIN + 1), NOW)[0]?.status, 'zombie');
+  assert.equal(foldHealth(at(5 * MIN), NOW, BUILT_IN_PRICES)[0]?.status, 'working');
+  assert.equal(foldHealth(at(5 * MIN + 1), NOW, BUILT_IN_PRICES)[0]?.status, 'stalled');
+  assert.equal(foldHealth(at(30 * MIN), NOW, BUILT_IN_PRICES)[0]?.status, 'stalled');
+  assert.equal(foldHealth(at(30 * MIN + 1), NOW, BUILT_IN_PRICES)[0]?.status, 'zombie');
 });

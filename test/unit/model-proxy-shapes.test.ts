@@ -7,7 +7,7 @@ import { apiOfTail, traceIdOf, upstreamHeaders, upstreamUrl, withUsageRequested 
 import { sessionKeyOf, teamOfSessionKey } from '../../shared/model-proxy/call-context.ts';
 import { DEFAULT_MAX_OUTPUT_TOKENS, estimateCall } from '../../shared/model-proxy/estimate.ts';
 import { refusalAnswer } from '../../shared/model-proxy/refusal.ts';
-import { costUsd } from '../../shared/pricing.ts';
+import { BUILT_IN_PRICES, costUsd, createPrices } from '../../shared/pricing/index.ts';
 
 void test('Budgets (issue 22, item 1): path tails pick the API; the upstream URL is the provider’s own', () => {
   assert.equal(apiOfTail('v1/chat/completions'), 'openai-completions');
@@ -35,12 +35,15 @@ void test('Budgets (issue 22, item 1): the caller’s credentials never go upstr
   assert.equal(keyless.authorization, undefined);
 });
 
-void test('Budgets (issue 22, item 3): the estimate is body bytes / 3 in, the request’s maximum (else 4096) out, priced by pricing.ts', () => {
-  assert.deepEqual(estimateCall('gpt-4o-mini', 300, { max_tokens: 50 }), { inputTokens: 100, outputTokens: 50, usd: costUsd('gpt-4o-mini', 100, 50) });
-  assert.equal(estimateCall('gpt-4o', 3, { max_completion_tokens: 7, max_tokens: 9 }).outputTokens, 7);
-  assert.equal(estimateCall('gpt-4o', 3, { max_output_tokens: 11 }).outputTokens, 11);
-  assert.equal(estimateCall('gpt-4o', 3, {}).outputTokens, DEFAULT_MAX_OUTPUT_TOKENS);
-  assert.equal(estimateCall('gpt-4o', 3, { max_tokens: -1 }).outputTokens, DEFAULT_MAX_OUTPUT_TOKENS);
+void test('Budgets (issue 22, item 3): the estimate is body bytes / 3 in, the request’s maximum (else 4096) out, priced by the price book', () => {
+  assert.deepEqual(estimateCall(BUILT_IN_PRICES, 'openai/gpt-4o-mini', 300, { max_tokens: 50 }), { inputTokens: 100, outputTokens: 50, usd: costUsd('gpt-4o-mini', 100, 50) });
+  assert.equal(estimateCall(BUILT_IN_PRICES, 'openai/gpt-4o', 3, { max_completion_tokens: 7, max_tokens: 9 }).outputTokens, 7);
+  assert.equal(estimateCall(BUILT_IN_PRICES, 'openai/gpt-4o', 3, { max_output_tokens: 11 }).outputTokens, 11);
+  assert.equal(estimateCall(BUILT_IN_PRICES, 'openai/gpt-4o', 3, {}).outputTokens, DEFAULT_MAX_OUTPUT_TOKENS);
+  assert.equal(estimateCall(BUILT_IN_PRICES, 'openai/gpt-4o', 3, { max_tokens: -1 }).outputTokens, DEFAULT_MAX_OUTPUT_TOKENS);
+  // A price the gateway's config gives the upstream's model is what the estimate reserves at.
+  const configured = createPrices(new Map([['openai/gpt-4o-mini', { input: 10, output: 20 }]]));
+  assert.equal(estimateCall(configured, 'openai/gpt-4o-mini', 300, { max_tokens: 50 }).usd, (100 * 10 + 50 * 20) / 1e6);
 });
 
 void test('Budgets (issue 22, item 3): an OpenAI completions stream is made to ask for its usage; other bodies go as received', () => {

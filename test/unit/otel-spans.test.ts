@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { fc } from '../helpers/fc.ts';
 import type { EventRow } from '../../shared/events/types.ts';
 import { traceMetrics } from '../../shared/obs/trace.ts';
-import { costUsd } from '../../shared/pricing.ts';
+import { BUILT_IN_PRICES, costUsd, createPrices } from '../../shared/pricing/index.ts';
 import { createSpanBuilder, otelSpanId, otelTraceId, otlpTracesUrl, throttled, type FinishedSpan } from '../../shared/otel/index.ts';
 
 let seq = 0;
@@ -21,7 +21,7 @@ function row(kind: EventRow['kind'], fields: Partial<Omit<EventRow, 'data'>> & {
   };
 }
 
-function feed(rows: EventRow[], builder = createSpanBuilder()): FinishedSpan[] {
+function feed(rows: EventRow[], builder = createSpanBuilder({ prices: BUILT_IN_PRICES })): FinishedSpan[] {
   return rows.flatMap((r) => builder.push(r));
 }
 
@@ -131,7 +131,7 @@ void test('Observability: OTLP export pairs tool_call/tool_result by correlation
 });
 
 void test('Observability: OTLP export exports an end without a start as a marked span; an end without a key is dropped', () => {
-  const builder = createSpanBuilder();
+  const builder = createSpanBuilder({ prices: BUILT_IN_PRICES });
   const end = row('tool_result', { correlationId: 'lost', data: { toolName: 'grep', durationMs: 250, inputTokens: 3 } });
   const [span] = builder.push(end);
   assert.ok(span);
@@ -147,7 +147,7 @@ void test('Observability: OTLP export exports an end without a start as a marked
 
 void test('Observability: OTLP export keeps open spans bounded by a cap and an age limit', () => {
   let now = 0;
-  const builder = createSpanBuilder({ maxOpen: 3, maxAgeMs: 1000, now: () => now });
+  const builder = createSpanBuilder({ prices: BUILT_IN_PRICES, maxOpen: 3, maxAgeMs: 1000, now: () => now });
   for (let i = 0; i < 5; i++) builder.push(row('span_start', { spanId: `s${i}` }));
   assert.equal(builder.stats().open, 3);
   assert.equal(builder.stats().evicted, 2);
@@ -195,7 +195,7 @@ void test('Observability: OTLP export logs a recurring failure at most once per 
   assert.deepEqual(lines, [{ n: 1 }, { n: 4, suppressed: 2 }]);
 });
 
-void test('Trace metrics and OTLP export: a trace costs the same in the built-in metrics and in the exported span, whatever spelling the cost events use', () => {
+void test('Trace metrics and OTLP export: a trace costs the same in the built-in metrics and in the exported span, whatever spelling the cost events use, at the configured prices', () => {
   const common = { traceId: W3C_TRACE, spanId: 'work' };
   const rows = [
     row('span_start', { ...common, data: { name: 'work' } }),
@@ -204,9 +204,11 @@ void test('Trace metrics and OTLP export: a trace costs the same in the built-in
     row('cost', { ...common, data: { inputTokens: 2000, outputTokens: 0 } }),
     row('span_end', common),
   ];
-  const [span] = feed(rows);
-  const metrics = traceMetrics(rows);
-  const expected = costUsd('no-such-model', 1000, 200) + 0.5 + costUsd(null, 2000, 0);
+  // The gateway's config prices the model (the only provider that lists it): 1 in, 2 out per million.
+  const prices = createPrices(new Map([['acme/no-such-model', { input: 1, output: 2 }]]));
+  const [span] = feed(rows, createSpanBuilder({ prices }));
+  const metrics = traceMetrics(rows, prices);
+  const expected = (1000 * 1 + 200 * 2) / 1e6 + 0.5 + costUsd(null, 2000, 0);
   assert.ok(Math.abs(metrics.totalCostUsd - expected) < 1e-12, `metrics ${metrics.totalCostUsd} vs ${expected}`);
   assert.equal(span?.attributes['svc.cost_usd'], metrics.totalCostUsd);
   assert.equal(metrics.inputTokens, 3010);

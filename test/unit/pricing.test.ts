@@ -1,17 +1,21 @@
-// The one pricing truth (shared/pricing.ts): the built-in table, provider
-// prefixes, dated snapshots, local models, and the spec's default of 3 / 15
-// USD per million tokens for a model it does not know.
+// Issue 30 item 4: one pricing truth (shared/pricing). The lookup order:
+// the gateway's configured price for `<provider>/<model>`, then (a model
+// without its provider, or a provider that configures nothing) the one
+// configured entry with that model id, then the built-in table, then the
+// spec's default of 3 / 15 USD per million tokens. Cache tokens at the
+// cache prices where configured, else as input. Nothing is free by name.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { fc } from '../helpers/fc.ts';
-import { DEFAULT_PRICE, costUsd, priceOf } from '../../shared/pricing.ts';
+import { BUILT_IN_PRICES, DEFAULT_PRICE, costUsd, createPrices, priceOf, type ModelPrice } from '../../shared/pricing/index.ts';
+
+const configured = (entries: Array<[string, ModelPrice]>) => createPrices(new Map(entries));
 
 void test('Pricing: table entries price input and output per million tokens', () => {
   assert.deepEqual(priceOf('claude-opus-4-1'), { input: 15, output: 75 });
   assert.deepEqual(priceOf('claude-haiku-4-5'), { input: 1, output: 5 });
   assert.deepEqual(priceOf('gpt-4o-mini'), { input: 0.15, output: 0.6 });
   assert.deepEqual(priceOf('o3'), { input: 2, output: 8 });
-  assert.deepEqual(priceOf('fake-model'), { input: 0, output: 0 });
   assert.equal(costUsd('gpt-4o', 1_000_000, 1_000_000), 12.5);
   assert.equal(costUsd('gpt-5', 2_000, 1_000), (2_000 * 1.25 + 1_000 * 10) / 1e6);
 });
@@ -37,6 +41,73 @@ void test('Pricing: an unknown or missing model is priced at 3 / 15', () => {
   }
 });
 
+void test('Pricing (issue 30 #4): a test model is not free by name: fake-model unconfigured costs the default 3 / 15', () => {
+  for (const m of ['fake-model', 'fakellm/fake-model', 'FAKE-MODEL']) assert.deepEqual(priceOf(m), { input: 3, output: 15 }, m);
+  assert.equal(costUsd('fakellm/fake-model', 98_533, 119), 0.297384);
+});
+
+void test('Pricing (issue 30 #4): the configured price of <provider>/<model> comes first, the gateway\'s own figure to the micro-dollar', () => {
+  const prices = configured([['fakellm/svc-e2e-llm', { input: 3, output: 15 }], ['openai/gpt-4o', { input: 5, output: 20 }]]);
+  // The gateway reported 0.297384 USD for this call at 3 / 15.
+  assert.equal(prices.costOf({ model: 'fakellm/svc-e2e-llm', inputTokens: 98_533, outputTokens: 119 }), 0.297384);
+  // Configured beats the built-in table (gpt-4o is 2.5 / 10 there); case does not matter.
+  assert.deepEqual(prices.priceOf('OpenAI/GPT-4o'), { input: 5, output: 20 });
+  assert.deepEqual(priceOf('openai/gpt-4o'), { input: 2.5, output: 10 });
+});
+
+void test('Pricing (issue 30 #4): a price configured as zero is zero: the operator said so', () => {
+  const prices = configured([['local/fake-model', { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 }]]);
+  assert.equal(prices.costOf({ model: 'local/fake-model', inputTokens: 1_000_000, outputTokens: 1_000_000, cacheReadTokens: 10, cacheWriteTokens: 10 }), 0);
+  // Unconfigured elsewhere, the same name is not free.
+  assert.deepEqual(BUILT_IN_PRICES.priceOf('local/fake-model'), { input: 3, output: 15 });
+});
+
+void test('Pricing (issue 30 #4): a model without its provider, or a provider that configures nothing, takes the one configured entry with its id', () => {
+  const prices = configured([
+    ['acme/house-model', { input: 1, output: 2 }],
+    ['acme/gpt-4o', { input: 7, output: 7 }],
+    ['proxy/shared-model', { input: 4, output: 4 }],
+    ['other/shared-model', { input: 5, output: 5 }],
+  ]);
+  assert.deepEqual(prices.priceOf('house-model'), { input: 1, output: 2 }, 'no provider');
+  assert.deepEqual(prices.priceOf('elsewhere/house-model'), { input: 1, output: 2 }, 'a provider that configures nothing');
+  // The provider configures prices, just not for this model: its configured entries say nothing about it.
+  assert.deepEqual(prices.priceOf('proxy/house-model'), { input: 3, output: 15 });
+  // Two providers configure the id: neither is chosen; the built-in table, then the default, price it.
+  assert.deepEqual(prices.priceOf('shared-model'), { input: 3, output: 15 });
+  assert.deepEqual(prices.priceOf('openai/gpt-4o'), { input: 7, output: 7 }, 'one configured gpt-4o wins over the table');
+  assert.deepEqual(prices.priceOf('proxy/gpt-4o'), { input: 2.5, output: 10 }, 'a configuring provider without it: the table');
+});
+
+void test('Pricing (issue 30 #4): a svc-<agent> provider is priced as the upstream it stands for', () => {
+  const upstreamOf = (p: string) => (p === 'svc-writer' ? 'acme' : null);
+  const prices = createPrices(new Map([['acme/gpt-4o', { input: 6, output: 6 }], ['other/gpt-4o', { input: 9, output: 9 }]]), upstreamOf);
+  assert.deepEqual(prices.priceOf('svc-writer/gpt-4o'), { input: 6, output: 6 });
+  // An agent the registry does not know: two providers configure gpt-4o, so the table prices it.
+  assert.deepEqual(prices.priceOf('svc-ghost/gpt-4o'), { input: 2.5, output: 10 });
+});
+
+void test('Pricing (issue 30 #4): cache tokens at the configured cache prices, else as input tokens', () => {
+  const prices = configured([
+    ['anthropic/claude-sonnet-4-5', { input: 3, output: 15, cacheRead: 0.3, cacheWrite: 3.75 }],
+    ['plain/model', { input: 2, output: 8 }],
+  ]);
+  // 10,000 input tokens, of which 6,000 read from the cache and 1,000 written to it.
+  const call = { inputTokens: 10_000, outputTokens: 100, cacheReadTokens: 6_000, cacheWriteTokens: 1_000 };
+  assert.equal(prices.costOf({ model: 'anthropic/claude-sonnet-4-5', ...call }), (3_000 * 3 + 6_000 * 0.3 + 1_000 * 3.75 + 100 * 15) / 1e6);
+  assert.equal(prices.costOf({ model: 'plain/model', ...call }), (10_000 * 2 + 100 * 8) / 1e6);
+  assert.equal(BUILT_IN_PRICES.costOf({ model: 'nope', ...call }), (10_000 * 3 + 100 * 15) / 1e6);
+});
+
+void test('Pricing (issue 30 #4): prototype names are data: a configured `__proto__` provider or model prices like any other', () => {
+  const prices = configured([['__proto__/constructor', { input: 1, output: 1 }], ['toString/m', { input: 2, output: 2 }]]);
+  assert.deepEqual(prices.priceOf('__proto__/constructor'), { input: 1, output: 1 });
+  assert.deepEqual(prices.priceOf('constructor'), { input: 1, output: 1 }, 'the one configured id');
+  assert.deepEqual(prices.priceOf('toString/m'), { input: 2, output: 2 });
+  assert.deepEqual(prices.priceOf('__proto__'), { input: 3, output: 15 });
+  assert.deepEqual(prices.priceOf('hasOwnProperty/x'), { input: 3, output: 15 });
+});
+
 void test('Pricing: negative or non-finite token counts count as 0; cost is never negative (property)', () => {
   const count = fc.oneof(fc.integer({ min: -1e9, max: 1e9 }), fc.constantFrom(NaN, Infinity, -Infinity));
   fc.assert(fc.property(fc.string({ maxLength: 30 }), count, count, (model, i, o) => {
@@ -45,5 +116,17 @@ void test('Pricing: negative or non-finite token counts count as 0; cost is neve
     const p = priceOf(model);
     const n = (x: number) => (Number.isFinite(x) && x > 0 ? x : 0);
     assert.equal(usd, (n(i) * p.input + n(o) * p.output) / 1e6);
+  }));
+});
+
+void test('Pricing (issue 30 #4): with cache counts, a cost is finite, not negative, and never more than every token at the dearest price (property)', () => {
+  const count = fc.oneof(fc.integer({ min: -1e7, max: 1e7 }), fc.constantFrom(NaN, Infinity, -Infinity));
+  const usd = fc.double({ min: 0, max: 100, noNaN: true });
+  fc.assert(fc.property(usd, usd, usd, usd, count, count, count, count, (input, output, cacheRead, cacheWrite, i, o, r, w) => {
+    const prices = configured([['p/m', { input, output, cacheRead, cacheWrite }]]);
+    const cost = prices.costOf({ model: 'p/m', inputTokens: i, outputTokens: o, cacheReadTokens: r, cacheWriteTokens: w });
+    const n = (x: number) => (Number.isFinite(x) && x > 0 ? x : 0);
+    assert.ok(Number.isFinite(cost) && cost >= 0);
+    assert.ok(cost <= ((n(i) + n(r) + n(w)) * Math.max(input, cacheRead, cacheWrite) + n(o) * output) / 1e6 + 1e-9);
   }));
 });

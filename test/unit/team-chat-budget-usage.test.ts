@@ -15,17 +15,18 @@ import { createTx } from '../../shared/db/tx.ts';
 import { createDomain } from '../../shared/domain.ts';
 import { createEventLog } from '../../shared/events/event-log.ts';
 import { createLogger } from '../../shared/log.ts';
-import { costUsd } from '../../shared/pricing.ts';
+import { REGISTRY_KEY } from '../../shared/model-routing/registry.ts';
+import { costUsd, GATEWAY_PRICES_KEY, pricesFromGatewayConfig, serializePrices } from '../../shared/pricing/index.ts';
 import { recordCompletion } from '../../shared/team-chat/completion.ts';
 import type { TeamChatContext } from '../../shared/team-chat/context.ts';
 import { createExecutions } from '../../shared/team-chat/executions.ts';
 import { isRoutedProvider, usageOfRun } from '../../shared/team-chat/usage.ts';
 
-const call = (runId: string, provider: string, model: string, input: number, output: number) => ({
+const call = (runId: string, provider: string, model: string, input: number, output: number, cache: { cacheRead?: number; cacheWrite?: number } = {}) => ({
   role: 'assistant',
   provider,
   model,
-  usage: { input, output },
+  usage: { input, output, ...cache },
   __openclaw: { runId },
 });
 
@@ -41,8 +42,8 @@ const HISTORY = {
 
 void test('Budgets (issue 22, item 5): a run\'s calls are split into routed (provider svc-*) and unrouted; the whole run is their sum', () => {
   const u = usageOfRun(HISTORY, 'r1');
-  assert.deepEqual(u.routed, { calls: 2, inputTokens: 2200, outputTokens: 30, model: 'svc-writer/gpt-4o' });
-  assert.deepEqual(u.unrouted, { calls: 1, inputTokens: 500, outputTokens: 5, model: 'openai-codex/gpt-4o' });
+  assert.deepEqual(u.routed, { calls: 2, inputTokens: 2200, outputTokens: 30, cacheReadTokens: 0, cacheWriteTokens: 0, model: 'svc-writer/gpt-4o' });
+  assert.deepEqual(u.unrouted, { calls: 1, inputTokens: 500, outputTokens: 5, cacheReadTokens: 0, cacheWriteTokens: 0, model: 'openai-codex/gpt-4o' });
   assert.equal(u.inputTokens, 2700);
   assert.equal(u.outputTokens, 35);
   assert.equal(isRoutedProvider('SVC-writer'), true);
@@ -59,7 +60,8 @@ function fixture(t: TestContext) {
   const tx = createTx(db, (err) => logger.error({ err }, 'hook'));
   const now = () => 1_800_000_000_000;
   const eventLog = createEventLog({ db, tx, logger, now });
-  const domain = createDomain({ db, tx, settingsTable: createSettingsTable(db, now), eventLog, logger, now });
+  const settings = createSettingsTable(db, now);
+  const domain = createDomain({ db, tx, settingsTable: settings, eventLog, logger, now });
   const executions = createExecutions(db);
   const ctx = { db, tx, logger, now, domain, eventLog, executions, costs: createCostRecords({ db, tx, agents: domain.agents, now }) } as unknown as TeamChatContext;
   t.after(() => {
@@ -80,7 +82,7 @@ function fixture(t: TestContext) {
   const costRows = (runId: string) => db.prepare('SELECT model, input_tokens AS i, output_tokens AS o, cost_usd AS usd FROM cost_records WHERE run_id = ?').all(runId) as Array<{ model: string; i: number; o: number; usd: number }>;
   const costEvents = (runId: string) =>
     (db.prepare(`SELECT data FROM events WHERE kind = 'cost'`).pluck().all() as string[]).map((d) => JSON.parse(d) as Record<string, unknown>).filter((d) => d.runId === runId);
-  return { run, costRows, costEvents };
+  return { run, costRows, costEvents, settings };
 }
 
 void test('Budgets (issue 22, item 5): a mixed run records a cost row and a cost event for its unrouted calls only; the executions row shows the whole run', (t) => {
@@ -115,4 +117,27 @@ void test('Budgets (issue 22, item 5): an unrouted run records as before (one co
   f.run(history, 'r3');
   assert.deepEqual(f.costRows('r3'), [{ model: 'openai/gpt-4o', i: 300, o: 3, usd: costUsd('gpt-4o', 300, 3) }]);
   assert.equal(f.costEvents('r3').length, 1);
+});
+
+void test('Pricing (issue 30 #4): a run is priced at the gateway\'s configured prices: its unrouted calls by <provider>/<model> with cache tokens at the cache prices, its routed calls by their upstream', (t) => {
+  const f = fixture(t);
+  // What the supervisor publishes from the gateway's config; the registry says svc-writer stands for `acme`.
+  f.settings.set(GATEWAY_PRICES_KEY, serializePrices(pricesFromGatewayConfig({
+    models: {
+      providers: {
+        anthropic: { models: [{ id: 'claude-sonnet-4-5', cost: { input: 3, output: 15, cacheRead: 0.3, cacheWrite: 3.75 } }] },
+        acme: { models: [{ id: 'gpt-4o', cost: { input: 10, output: 40 } }] },
+        other: { models: [{ id: 'gpt-4o', cost: { input: 1, output: 1 } }] },
+      },
+    },
+  })));
+  f.settings.set(REGISTRY_KEY, JSON.stringify({ agents: { writer: { upstream: 'acme' } }, upstreams: {} }));
+  // The gateway counts cache tokens apart from `input`: 1,000 plain, 8,000 read, 500 written.
+  const history = { messages: [call('r5', 'anthropic', 'claude-sonnet-4-5', 1000, 50, { cacheRead: 8000, cacheWrite: 500 }), call('r5', 'svc-writer', 'gpt-4o', 300, 3)] };
+  const { done, row } = f.run(history, 'r5');
+  const unrouted = (1000 * 3 + 8000 * 0.3 + 500 * 3.75 + 50 * 15) / 1e6;
+  assert.deepEqual(f.costRows('r5'), [{ model: 'anthropic/claude-sonnet-4-5', i: 9500, o: 50, usd: unrouted }], 'input tokens count the cache tokens, priced apart');
+  assert.equal(done.unroutedUsd, unrouted);
+  assert.deepEqual([row?.inputTokens, row?.outputTokens], [9800, 53]);
+  assert.ok(Math.abs((row?.costUsd ?? 0) - (unrouted + (300 * 10 + 3 * 40) / 1e6)) < 1e-12, `the routed call at acme's price: ${row?.costUsd}`);
 });

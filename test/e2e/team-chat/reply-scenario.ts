@@ -3,13 +3,11 @@
 // entry, status running, deltas with the full running text, the committed
 // reply with its run id, status idle), the execution row, the feed's
 // execution_started / cost / execution_completed with one trace and span,
-// the trace's metrics, the cost record priced by shared/pricing.ts from the
-// usage the model reported, and fleet health. A repeated entryId is a no-op.
+// the trace's metrics, the cost record priced at the price the gateway's
+// config gives the model, from the usage the model reported, and fleet health. A repeated entryId is a no-op.
 // Not a test file.
 import assert from 'node:assert/strict';
-import { priceOf } from '../../../shared/pricing.ts';
 import { call, chat, events, executions, openChatStream, teamKey, type ChatFrame } from '../../helpers/team-chat-api.ts';
-import { PRICED_MODEL_ID } from '../../helpers/team-chat-gateway.ts';
 import { waitFor } from '../../helpers/wait.ts';
 import { indexOf, isDelta, isStatus, replyRow, userRow, type TeamChatContext } from './context.ts';
 
@@ -90,11 +88,11 @@ export async function replyScenario(ctx: TeamChatContext): Promise<void> {
     assert.match(exec.trace_id, HEX32);
     assert.match(exec.span_id, HEX16);
 
-    // The usage the model reported for this run's one model call, priced by shared/pricing.ts.
+    // The usage the model reported for this run's one model call, priced as the gateway's config prices the model.
     const calls = ctx.gw.model.requests.filter((r) => r.prompt === text);
     assert.equal(calls.length, 1, 'one model call');
     const usage = calls[0]!.usage;
-    const price = priceOf(PRICED_MODEL_ID);
+    const price = ctx.gw.modelCost;
     const costUsd = (usage.prompt_tokens * price.input + usage.completion_tokens * price.output) / 1_000_000;
     assert.ok(costUsd > 0);
     assert.deepEqual([exec.input_tokens, exec.output_tokens], [usage.prompt_tokens, usage.completion_tokens]);

@@ -1,20 +1,15 @@
-// One pricing truth: USD per million input and output tokens for a model,
-// from a built-in table, used by `cost` events, trace metrics, the
-// cost-records routes and budgets alike. A model the table does not know is
-// priced at the spec's default, 3 (input) and 15 (output) per million.
+// The built-in price table: published list prices (USD per million tokens)
+// of common models, the fallback for a model the gateway's config gives no
+// price (price-table.ts has the order; a later issue replaces this table with
+// a maintained price library). No entry is a test's or a fixture's model: a
+// test model costs what its test configures, like any model.
 //
 // Lookup: the model as given, then without a `<provider>/` prefix, then the
 // longest table key the name starts with (dated snapshots such as
 // `claude-sonnet-4-5-20250929` take the family's price), all lowercased.
-
-export interface ModelPrice {
-  /** USD per million input tokens. */
-  input: number;
-  /** USD per million output tokens. */
-  output: number;
-}
-
-export const DEFAULT_PRICE: Readonly<ModelPrice> = Object.freeze({ input: 3, output: 15 });
+// Models of the local Ollama provider (`ollama/…`) run on the operator's
+// machine and cost nothing.
+import type { ModelPrice } from './price.ts';
 
 /** Published list prices (USD per million tokens) of common models. */
 const PRICES: Readonly<Record<string, ModelPrice>> = Object.freeze({
@@ -41,30 +36,22 @@ const PRICES: Readonly<Record<string, ModelPrice>> = Object.freeze({
   'deepseek-reasoner': { input: 0.55, output: 2.19 },
   'grok-4': { input: 3, output: 15 },
   'mistral-large-latest': { input: 2, output: 6 },
-  // Local and test models cost nothing.
-  'fake-model': { input: 0, output: 0 },
 });
+
+const LOCAL: Readonly<ModelPrice> = Object.freeze({ input: 0, output: 0 });
 
 // A Map, not the object: a model name is caller input, and `__proto__` or
 // `constructor` must not resolve to Object.prototype's members.
 const TABLE: ReadonlyMap<string, ModelPrice> = new Map(Object.entries(PRICES));
 const KEYS_LONGEST_FIRST = [...TABLE.keys()].sort((a, b) => b.length - a.length);
 
-/** The price of `model` (default for an unknown or missing model). */
-export function priceOf(model: string | null | undefined): ModelPrice {
-  if (!model) return DEFAULT_PRICE;
+/** The table's price of `model` (trimmed, lowercased), or null when the table does not know it. */
+export function builtInPrice(model: string): ModelPrice | null {
   const name = model.trim().toLowerCase();
   const bare = name.includes('/') ? name.slice(name.lastIndexOf('/') + 1) : name;
-  if (name.startsWith('ollama/')) return { input: 0, output: 0 };
+  if (name.startsWith('ollama/')) return LOCAL;
   const exact = TABLE.get(name) ?? TABLE.get(bare);
   if (exact) return exact;
   const prefix = KEYS_LONGEST_FIRST.find((k) => bare.startsWith(`${k}-`) || bare.startsWith(`${k}@`));
-  return (prefix && TABLE.get(prefix)) || DEFAULT_PRICE;
-}
-
-/** USD for one run's token usage; negative or non-finite counts count as 0. */
-export function costUsd(model: string | null | undefined, inputTokens: number, outputTokens: number): number {
-  const p = priceOf(model);
-  const n = (x: number) => (Number.isFinite(x) && x > 0 ? x : 0);
-  return (n(inputTokens) * p.input + n(outputTokens) * p.output) / 1_000_000;
+  return (prefix && TABLE.get(prefix)) || null;
 }
