@@ -2,9 +2,12 @@
 // and everything a run leaves behind that a user can read: the stream (user
 // entry, status running, deltas with the full running text, the committed
 // reply with its run id, status idle), the execution row, the feed's
-// execution_started / cost / execution_completed with one trace and span,
-// the trace's metrics, the cost record priced at the price the gateway's
-// config gives the model, from the usage the model reported, and fleet health. A repeated entryId is a no-op.
+// execution_started / execution_completed under the run's span and the one
+// cost of its call (written by svc's model endpoint, which the gateway's
+// calls pass once svc has wired itself in) in the run's trace, the trace's
+// metrics, the cost record priced at the price the gateway's config gives
+// the model, from the usage the model reported, and fleet health. A
+// repeated entryId is a no-op.
 // Not a test file.
 import assert from 'node:assert/strict';
 import { call, chat, events, executions, openChatStream, teamKey, type ChatFrame } from '../../helpers/team-chat-api.ts';
@@ -98,13 +101,19 @@ export async function replyScenario(ctx: TeamChatContext): Promise<void> {
     assert.deepEqual([exec.input_tokens, exec.output_tokens], [usage.prompt_tokens, usage.completion_tokens]);
     assert.ok(Math.abs((exec.cost_usd ?? 0) - costUsd) < 1e-9, `execution cost ${exec.cost_usd} = ${costUsd}`);
 
-    // The feed: started, cost, completed, one trace and span.
-    const feed = await waitFor(async () => {
-      const evs = (await events(base, { teamId: a.id, traceId: exec.trace_id })).filter((e) => e.spanId === exec.span_id);
-      return evs.some((e) => e.kind === 'execution_completed') ? evs : null;
+    // The feed: started and completed under the run's span, and one cost for its one call in the run's trace. With
+    // svc wired into the gateway (its default) the call passed svc's model endpoint, which writes the cost under the
+    // call's own span in the run's trace (model-routing.md); the run's end then writes none of its own.
+    const traced = await waitFor(async () => {
+      const evs = await events(base, { teamId: a.id, traceId: exec.trace_id });
+      return evs.some((e) => e.kind === 'execution_completed' && e.spanId === exec.span_id) ? evs : null;
     }, { what: 'execution_completed in the feed' });
+    const feed = traced.filter((e) => e.spanId === exec.span_id);
     const byKind = (k: string) => feed.filter((e) => e.kind === k);
-    assert.deepEqual(['execution_started', 'cost', 'execution_completed'].map((k) => byKind(k).length), [1, 1, 1], JSON.stringify(feed.map((e) => e.kind)));
+    assert.deepEqual(['execution_started', 'execution_completed'].map((k) => byKind(k).length), [1, 1], JSON.stringify(feed.map((e) => e.kind)));
+    const costs = traced.filter((e) => e.kind === 'cost');
+    assert.equal(costs.length, 1, JSON.stringify(traced.map((e) => e.kind)));
+    assert.deepEqual([costs[0]?.data.runId, costs[0]?.data.source], [runId, 'svc-endpoint']);
     const started = byKind('execution_started')[0]!;
     assert.deepEqual(
       { agentId: started.agentId, correlationId: started.correlationId, parentSpanId: started.parentSpanId, data: started.data },
