@@ -13,7 +13,7 @@ import { createCycleCheck } from './cycles.ts';
 import type { CommentInput, Delegate, TaskCreate, TaskListQuery, TaskPatch } from './schemas.ts';
 import { LIST_LIMIT_DEFAULT } from './schemas.ts';
 import { BOARD_MESSAGES, CLOSED, refuseClaim, refuseTransition } from './transitions.ts';
-import { TASK_COLUMNS_SQL, type Task, type TaskComment, type TaskStatus } from './types.ts';
+import { TASK_COLUMNS_SQL, type Task, type TaskComment, type TaskOrigin, type TaskStatus } from './types.ts';
 
 /** The tasks that task `param` waits for and that are not done: its open blockers (one definition for the list and the claim guard). */
 const OPEN_BLOCKERS_FROM = (param: string) =>
@@ -29,7 +29,8 @@ export interface BoardDeps {
 export interface Board {
   list(query?: TaskListQuery): Task[];
   get(id: string): Task | null;
-  create(input: TaskCreate): Task;
+  /** `origin` is where the call came from (types.ts): `api` unless the tasks MCP server creates it. */
+  create(input: TaskCreate, origin?: TaskOrigin): Task;
   update(id: string, patch: TaskPatch): Task;
   /** Atomic: of concurrent claims on one task exactly one wins; the others get a conflict. */
   claim(id: string, agentId: string): Task;
@@ -87,6 +88,8 @@ export function createBoard({ db, tx, eventLog, now = Date.now }: BoardDeps): Bo
        parent_task_id, runtime, created_at, updated_at)
      VALUES (@id, @teamId, @title, @description, 'todo', @assignee, @createdBy, @parent, @runtime, @now, @now)`,
   );
+  // No row means `api` (types.ts), so only another origin is written.
+  const insertOrigin = db.prepare('INSERT INTO task_origins (task_id, origin) VALUES (?, ?)');
   const agentRuntime = db.prepare('SELECT runtime FROM agents WHERE id = ?').pluck();
   const openBlockersStmt = db.prepare(
     `SELECT d.depends_on_task_id ${OPEN_BLOCKERS_FROM('?')} ORDER BY d.depends_on_task_id`,
@@ -144,7 +147,7 @@ export function createBoard({ db, tx, eventLog, now = Date.now }: BoardDeps): Bo
     return insertDep.run(taskId, dependsOnTaskId, now()).changes > 0;
   };
 
-  const insertTask = (input: TaskCreate, extra: Record<string, unknown>): Task => {
+  const insertTask = (input: TaskCreate, origin: TaskOrigin, extra: Record<string, unknown>): Task => {
     const parent = input.parentTaskId ? must(input.parentTaskId, BOARD_MESSAGES.parentNotFound) : null;
     const id = uuidv7();
     insertStmt.run({
@@ -158,6 +161,7 @@ export function createBoard({ db, tx, eventLog, now = Date.now }: BoardDeps): Bo
       runtime: input.runtime !== undefined ? input.runtime : runtimeOf(input.assigneeAgentId),
       now: now(),
     });
+    if (origin !== 'api') insertOrigin.run(id, origin);
     const deps = [...new Set(input.dependsOn ?? [])];
     for (const dep of deps) {
       must(dep, BOARD_MESSAGES.dependencyNotFound);
@@ -185,7 +189,7 @@ export function createBoard({ db, tx, eventLog, now = Date.now }: BoardDeps): Bo
       for (const r of countsStmt.all(teamId) as Array<{ status: TaskStatus; n: number }>) counts[r.status] = r.n;
       return { counts, recentOpen: (recentOpenStmt.all(teamId, openLimit) as TaskRow[]).map(toTask) };
     },
-    create: (input) => tx.run(() => insertTask(input, {})),
+    create: (input, origin = 'api') => tx.run(() => insertTask(input, origin, {})),
 
     update(id, patch) {
       return tx.run(() => {
@@ -278,6 +282,7 @@ export function createBoard({ db, tx, eventLog, now = Date.now }: BoardDeps): Bo
             parentTaskId: parent.id,
             runtime: input.runtime,
           },
+          'api',
           { delegation: true, fromAgentId: input.fromAgentId, toAgentId: input.toAgentId },
         );
       });

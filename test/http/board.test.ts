@@ -85,7 +85,7 @@ void test('Board: POST /api/tasks creates a todo task with defaults and a task_c
     {
       id: '', teamId: 'team-1', title: 'Write the report', description: '', status: 'todo', assigneeAgentId: null,
       createdByAgentId: null, parentTaskId: null, runtime: null, costUsd: 0, createdAt: 0, updatedAt: 0,
-      claimedAt: null, completedAt: null, dependsOn: [],
+      claimedAt: null, completedAt: null, dependsOn: [], origin: 'api',
     },
   );
   assert.ok(task.createdAt >= before && task.updatedAt === task.createdAt);
