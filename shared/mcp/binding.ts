@@ -53,8 +53,8 @@ export const RETIRED_PARAMS: Readonly<Partial<Record<McpServerName, readonly Bin
   ],
 });
 
-/** Which binding key a minted binding's field fills, per server. */
-const MINTED_KEYS: Readonly<Record<McpServerName, Partial<Record<'agentId' | 'teamId' | 'taskId' | 'tenantId', string>>>> = Object.freeze({
+/** Which binding key a minted binding's field fills, per server (bound-identity.ts reads the agent's). */
+export const MINTED_KEYS: Readonly<Record<McpServerName, Partial<Record<'agentId' | 'teamId' | 'taskId' | 'tenantId', string>>>> = Object.freeze({
   tasks: { agentId: 'creatorAgentId' },
   tools: { agentId: 'agentId', taskId: 'taskId', tenantId: 'tenantId' },
   memory: { agentId: 'scopeAgentId', teamId: 'scopeTeamId', tenantId: 'scopeTenantId' },

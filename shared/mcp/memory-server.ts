@@ -2,8 +2,11 @@
 // memory store (shared/memory). The session's binding (scopeTeamId,
 // scopeAgentId, scopeTenantId) is read once here; shared/memory/scope.ts says
 // how tool arguments combine with it (a bound session's scope cannot be
-// widened: a conflicting argument is refused with an error result). Every
-// failure is an MCP error result (isError), never a thrown handler.
+// widened: a conflicting argument is refused with an error result). A
+// session bound to an agent by a minted binding first meets the rule every
+// server applies (bound-identity.ts): an agentId naming another agent is
+// refused. Every failure is an MCP error result (isError), never a thrown
+// handler.
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
@@ -20,6 +23,7 @@ import {
   type SearchHit,
 } from '../memory/index.ts';
 import type { Redactor } from '../redact.ts';
+import { boundAgentOf, otherAgentRefusal } from './bound-identity.ts';
 import { errorResult, okResult, toolFailure } from './results.ts';
 import type { McpBinding, McpServerFactory } from './types.ts';
 
@@ -74,6 +78,7 @@ const hitView = (h: SearchHit) => ({ ...view(h.memory), snippet: h.snippet, scor
 /** The memory server over a given store (the factory below uses the connection's shared store). */
 export function buildMemoryServer({ store, binding, version, logger, redactor }: MemoryServerOptions): McpServer {
   const session = sessionScope(binding);
+  const agent = boundAgentOf('memory', binding);
   const server = new McpServer(
     { name: 'svc-memory', version },
     {
@@ -95,12 +100,15 @@ export function buildMemoryServer({ store, binding, version, logger, redactor }:
     }
   };
   const refused = (error: string): CallToolResult => errorResult(error, { status: 403 });
+  const otherAgent = (a: MemoryScope): CallToolResult | null => otherAgentRefusal(agent, a, ['agentId']);
   const scopeOf = (a: MemoryScope): MemoryScope => ({ teamId: a.teamId, agentId: a.agentId, tenantId: a.tenantId });
 
   server.registerTool(
     'memory_save',
     { description: 'Save a memory (a note, decision or fact) for later search.', inputSchema: SaveArgs },
     guarded('memory_save', async (a) => {
+      const other = otherAgent(a);
+      if (other) return other;
       const scope = saveScope(session, scopeOf(a));
       if (!scope.ok) return refused(scope.error);
       const memory = await store.save({ content: a.content, title: a.title, kind: a.kind, tags: a.tags }, scope.scope);
@@ -112,6 +120,8 @@ export function buildMemoryServer({ store, binding, version, logger, redactor }:
     'memory_search',
     { description: 'Full-text search of saved memories (blended with semantic similarity when embeddings are configured); best first.', inputSchema: SearchArgs },
     guarded('memory_search', async (a) => {
+      const other = otherAgent(a);
+      if (other) return other;
       const scope = readScope(session, scopeOf(a));
       if (!scope.ok) return refused(scope.error);
       const hits = await store.search(a.query, scope.scope, a.limit);
@@ -123,6 +133,8 @@ export function buildMemoryServer({ store, binding, version, logger, redactor }:
     'memory_browse',
     { description: 'Saved memories, newest first; pass nextCursor back as cursor for older ones.', inputSchema: BrowseArgs },
     guarded('memory_browse', (a) => {
+      const other = otherAgent(a);
+      if (other) return other;
       const scope = readScope(session, scopeOf(a));
       if (!scope.ok) return refused(scope.error);
       const page = store.browse(scope.scope, { before: a.cursor === undefined ? undefined : Number(a.cursor), limit: a.limit });

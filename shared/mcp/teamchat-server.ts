@@ -6,9 +6,14 @@
 // from the arguments and no event is written. A minted binding (binding.ts)
 // fixes the author even without a room: such a session posts as its agent
 // to the room its arguments name, and its posts are logged as events too.
+// Such a session is its agent (bound-identity.ts): an authorAgentId naming
+// another agent is refused, where a session bound by the spec's query
+// parameters alone ignores it (the spec's rule; those parameters make no
+// identity).
 import { setTimeout as sleep } from 'node:timers/promises';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
+import { boundAgentOf, otherAgentRefusal } from './bound-identity.ts';
 import { errorResult, okResult, runTool, toolFailure } from './results.ts';
 import {
   createTeamChatPosts, POST_TEXT_MAX, roomOf, SUBSCRIBE_LIMIT_DEFAULT, SUBSCRIBE_LIMIT_MAX, type TeamChatPost,
@@ -23,7 +28,7 @@ const Id = z.string().trim().min(1, 'must be a non-empty string').max(200);
 export const TeamChatPostInput = z.object({
   text: z.string().trim().min(1, 'text is required').max(POST_TEXT_MAX, `text must be at most ${POST_TEXT_MAX} characters`),
   teamId: Id.optional().describe('the team whose room to post to (room team:<teamId>); ignored when the session is bound'),
-  authorAgentId: Id.optional().describe('the posting agent; ignored when the session is bound'),
+  authorAgentId: Id.optional().describe('the posting agent; ignored when the session is bound to a room and author, refused when it names another agent than the one the session is bound to'),
 });
 
 export const TeamChatSubscribeInput = z.object({
@@ -52,8 +57,8 @@ const UNBOUND_READ = 'teamId is required: this session is not bound to a room';
 
 export const createTeamChatServer: McpServerFactory = (ctx, binding) => {
   const bound = teamChatBinding(binding);
-  // The author a minted binding vouches for (when it left the room open).
-  const mintedAuthor = binding.agentTokenId ? (binding.postAuthorAgentId ?? null) : null;
+  // The author a minted binding vouches for (also when it left the room open).
+  const mintedAuthor = boundAgentOf('teamchat', binding);
   const posts = createTeamChatPosts(ctx);
   const server = new McpServer({ name: 'svc-teamchat', version: ctx.config.version });
 
@@ -69,6 +74,8 @@ export const createTeamChatServer: McpServerFactory = (ctx, binding) => {
     },
     (args) =>
       runTool(ctx, 'team_chat_post', () => {
+        const refused = otherAgentRefusal(mintedAuthor, args, ['authorAgentId']);
+        if (refused) return refused;
         const author = mintedAuthor ?? args.authorAgentId;
         const who = bound ?? (args.teamId && author ? { teamId: args.teamId, authorAgentId: author } : null);
         if (!who) return errorResult(mintedAuthor ? UNBOUND_READ : UNBOUND_POST, { status: 400 });

@@ -303,13 +303,15 @@ void test('Tools broker and MCP: Streamable HTTP sessions, tasks and teamchat to
     const memory = await connect(t, base, 'memory', '', await bindingFor(base, 'memory', 'mem-agent'));
     const saved = ok<{ memory: { agentId: string } }>(await call(memory.client, 'memory_save', { content: 'bound by a minted binding' }));
     assert.equal(saved.memory.agentId, 'mem-agent');
-    assert.match(errText(await call(memory.client, 'memory_save', { content: 'x', agentId: 'someone-else' })), /bound to its memory scope: agentId/);
+    assert.match(errText(await call(memory.client, 'memory_save', { content: 'x', agentId: 'someone-else' })), /bound to agent mem-agent: agentId cannot name another agent/);
     await expectRpc400(await rawInit(base, 'memory', '?scopeAgentId=someone-else', await bindingFor(base, 'memory', 'mem-agent')),
       "Bad Request: scopeAgentId conflicts with the session's binding: leave it out, the binding sets it");
 
     const chat = await connect(t, base, 'teamchat', '?roomTeamId=violet', await bindingFor(base, 'teamchat', 'chat-agent'));
-    const { post, bound } = ok<{ post: Post; bound: boolean }>(await call(chat.client, 'team_chat_post', { text: 'hi', authorAgentId: 'mallory' }));
+    const { post, bound } = ok<{ post: Post; bound: boolean }>(await call(chat.client, 'team_chat_post', { text: 'hi' }));
     assert.deepEqual([bound, post.room, post.authorAgentId], [true, 'team:violet', 'chat-agent']);
+    // Issue 30 #2: the agent of a minted binding is refused another author (a query-bound session ignores it, above).
+    assert.match(errText(await call(chat.client, 'team_chat_post', { text: 'hi', authorAgentId: 'mallory' })), /bound to agent chat-agent: authorAgentId/);
   });
 
   await t.test('Tools broker and MCP: session errors are JSON-RPC -32000 at HTTP 400 with the spec\'s messages', async () => {

@@ -191,7 +191,7 @@ void test('Team chat (issue 17 #4): a session bound to an agent creates tasks as
   const ctx = context(t);
   const team = ctx.domain.teams.create({ name: 'Crew', icon: '🚀', color: '#00ff00' });
   ctx.domain.agents.create({ id: 'lena', name: 'Lena', teamId: team.id, role: 'lead' });
-  const bound = await connect(t, ctx, 'tasks', { creatorAgentId: 'lena' });
+  const bound = await connect(t, ctx, 'tasks', { creatorAgentId: 'lena', agentTokenId: 'token-of-lena' });
   const anonymous = await connect(t, ctx, 'tasks');
   const taskOf = (r: unknown) => JSON.parse(((r as CallToolResult).content[0] as { text: string }).text) as { task: { createdByAgentId: string | null; teamId: string | null } };
   const mine = taskOf(await bound.callTool({ name: 'create_task', arguments: { title: 'research', assigneeAgentId: 'bob' } }));
