@@ -10,7 +10,7 @@ import { messageOf } from '../errors.ts';
 import { uuidv7 } from '../ids.ts';
 import type { BudgetHalt, ChatIngest, ExchangeStart } from './schemas.ts';
 import type { TeamChatContext } from './context.ts';
-import { readyDelegations, resultMessage, taskMessage } from './delegations.ts';
+import { readyDelegations, resultMessage, senderOf, taskMessage } from './delegations.ts';
 import { runExchange, type ExchangeState } from './exchange.ts';
 import { buildPreamble, deliveryText } from './preamble.ts';
 import { newTraceId, startRun, type RunHandle, type RunOutcome } from './run.ts';
@@ -187,14 +187,24 @@ export function createOrchestrator(ctx: TeamChatContext, teamId: string): Orches
     }
   }
 
+  /**
+   * Claims a ready delegation for its assignee and queues it. It joins the
+   * chain (trace, turn bound) of its creator's latest run. A task from the
+   * tasks server with no creator named (an unbound session: svc cannot know
+   * which agent called) joins the lead's latest run instead, since the lead
+   * is who hands out work; when that agent never ran in the team it starts a
+   * chain of its own (`task-<id>`).
+   */
   function deliverTask(task: Task, agent: RosterAgent, roster: TeamRoster): void {
     const creator = task.createdByAgentId ? domain.agents.get(task.createdByAgentId) : null;
-    const lastRun = creator ? ctx.executions.lastOf(teamId, creator.id) : null;
+    const chainOwner = creator ?? (task.createdByAgentId === null && task.origin === 'mcp' ? roster.lead : null);
+    const lastRun = chainOwner ? ctx.executions.lastOf(teamId, chainOwner.id) : null;
     const noteKey = sessionKeyOf(roster.lead ?? agent, teamId);
     const chain = lastRun
       ? chainOf(lastRun.chainId, lastRun.traceId, noteKey)
       : chainOf(`task-${task.id}`, newTraceId(), noteKey);
-    const d: Delivery = { agent, message: taskMessage(task, creator?.name ?? 'the user'), trigger: 'delegation', taskId: task.id, chain, parentSpanId: lastRun?.spanId ?? null };
+    const message = taskMessage(task, senderOf(task, creator?.name ?? null));
+    const d: Delivery = { agent, message, trigger: 'delegation', taskId: task.id, chain, parentSpanId: lastRun?.spanId ?? null };
     if (!admit(d)) {
       boundDropped.add(task.id);
       return;
