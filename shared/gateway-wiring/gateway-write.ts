@@ -51,6 +51,25 @@ function undoOf(env: Readonly<Record<string, string>>, changes: Readonly<Record<
   return out;
 }
 
+/**
+ * Makes a running gateway take `.env` variables svc just added. It reads
+ * `.env` again only when it next reads a changed config from disk
+ * (`config.get` after a write), and resolves its secret references again on
+ * `secrets.reload`; without both, a reference to a new variable stays
+ * "secret reference was not found" until the gateway restarts. Verified on
+ * openclaw 2026.9.6: a variable added after the gateway's last config read
+ * is unresolved after `config.patch` alone, resolved after these two calls.
+ */
+async function takeNewEnv(deps: WriteDeps): Promise<void> {
+  try {
+    await deps.gateway.call('config.get', {});
+    await deps.gateway.call('secrets.reload', {});
+  } catch (err) {
+    // The write itself stands; the gateway picks the variables up at its next config read or restart.
+    deps.log.warn({ error: messageOf(err) }, "the gateway did not reload its secrets after svc's write; new credentials apply at its next config read");
+  }
+}
+
 async function writeConfig(deps: WriteDeps, read: GatewayRead, ops: readonly ConfigOp[]): Promise<'gateway' | 'file'> {
   if (read.via === 'gateway' && dottable(ops)) {
     if (read.stateDir !== null) {
@@ -102,6 +121,7 @@ export async function writeGateway(deps: WriteDeps, read: GatewayRead, ops: read
   let via: 'gateway' | 'file';
   try {
     via = await writeConfig(deps, read, ops);
+    if (via === 'gateway' && Object.values(envChanges).some((v) => v !== null)) await takeNewEnv(deps);
   } catch (err) {
     if (undo) {
       try {

@@ -34,6 +34,23 @@ export interface WiringAgentView {
   metered: Verdict & { how: 'before-each-call' | 'after-each-call' | null };
 }
 
+/** The last round of the reconciler, as a person sees it. */
+export interface ReconcileStatus {
+  at: string;
+  reason: string;
+  ok: boolean;
+  /** Why the round failed (redacted), or null. */
+  error: string | null;
+  via: 'gateway' | 'file' | 'none' | null;
+  /** Config paths the round changed, and .env names it set or removed (never values). */
+  changed: { config: number; env: string[] };
+  /** Paths the read-back did not show as written (dotted). */
+  mismatches: string[];
+  parts: PartsStatus;
+  /** No gateway to wire yet (not connected, no openclaw.json): the ordinary state of a fresh svc, not a failure. */
+  noGateway: boolean;
+}
+
 export interface WiringView {
   enabled: boolean;
   attach: boolean;
@@ -49,17 +66,7 @@ export interface WiringView {
   backup: string | null;
   /** How much of the gateway's config is svc's now. */
   owned: { servers: number; lists: number; denyLists: number; envNames: number };
-  last: {
-    at: string;
-    reason: string;
-    ok: boolean;
-    error: string | null;
-    via: 'gateway' | 'file' | 'none' | null;
-    changed: { config: number; env: string[] };
-    mismatches: string[];
-    parts: PartsStatus;
-    noGateway: boolean;
-  } | null;
+  last: ReconcileStatus | null;
   agents: WiringAgentView[];
 }
 

@@ -14,27 +14,9 @@ import { z } from 'zod';
 import type { EventInput } from '../events/types.ts';
 import type { BudgetStop, RunScope } from './budget-halt.ts';
 import type { TeamChatContext } from './context.ts';
-import { isRoutedProvider } from './usage.ts';
+import { GatewayMessage, isRoutedProvider } from './usage.ts';
 
-const SessionMessage = z.object({
-  sessionKey: z.string(),
-  message: z.object({
-    role: z.string(),
-    provider: z.string().optional().catch(undefined),
-    model: z.string().optional().catch(undefined),
-    usage: z
-      .object({
-        input: z.number().optional().catch(undefined),
-        output: z.number().optional().catch(undefined),
-        cacheRead: z.number().optional().catch(undefined),
-        cacheWrite: z.number().optional().catch(undefined),
-      })
-      .optional()
-      .catch(undefined),
-    responseId: z.string().optional().catch(undefined),
-    __openclaw: z.object({ runId: z.string().optional().catch(undefined), id: z.string().optional().catch(undefined) }).optional().catch(undefined),
-  }),
-});
+const SessionMessage = z.object({ sessionKey: z.string(), message: GatewayMessage.extend({ role: z.string() }) });
 
 /** A run svc follows, as the meter needs it: whose spend it is, and how to halt it. */
 export interface MeteredTarget {

@@ -138,9 +138,13 @@ async function drive(ctx: TeamChatContext, h: RunHandle): Promise<RunOutcome> {
 }
 
 // The gateway prepares a new model runtime after any change to its config or
-// .env (svc's roster lists and model routing among them); a run that starts
-// meanwhile ends at once with this error and nothing done, so it is sent again.
-const RELOAD_RACE = /generation was superseded/i;
+// .env (svc's roster lists, MCP attach and model routing among them); a run
+// that starts meanwhile ends at once with one of these errors and nothing
+// done, so it is sent again: "superseded" while the model runtime swaps, and
+// "MCP runtime cleanup could not confirm closure" while a session's MCP
+// servers are closed to be opened on the new config (svc restarted on another
+// port moves every attach entry's URL).
+const RELOAD_RACE = /generation was superseded|MCP runtime cleanup could not confirm closure/i;
 const RELOAD_RETRIES = 3;
 const RELOAD_PAUSE_MS = 500;
 const isReloadRace = (message: string | null | undefined): boolean => RELOAD_RACE.test(message ?? '');

@@ -12,21 +12,27 @@
 // calls apart, so the run's cost record and budget spend count only the rest.
 import { z } from 'zod';
 
-const HistoryMessage = z.object({
+/** One model call's usage as the gateway reports it on an assistant message (chat.history and session.message alike). */
+export const GatewayCallUsage = z
+  .object({
+    input: z.number().optional().catch(undefined),
+    output: z.number().optional().catch(undefined),
+    cacheRead: z.number().optional().catch(undefined),
+    cacheWrite: z.number().optional().catch(undefined),
+  })
+  .optional()
+  .catch(undefined);
+
+/** An assistant message of a session as the gateway sends it: who answered, with what model, what it used, in which run. */
+export const GatewayMessage = z.object({
   role: z.string().optional(),
   provider: z.string().optional().catch(undefined),
   model: z.string().optional().catch(undefined),
-  usage: z
-    .object({
-      input: z.number().optional().catch(undefined),
-      output: z.number().optional().catch(undefined),
-      cacheRead: z.number().optional().catch(undefined),
-      cacheWrite: z.number().optional().catch(undefined),
-    })
-    .optional()
-    .catch(undefined),
-  __openclaw: z.object({ runId: z.string().optional().catch(undefined) }).optional().catch(undefined),
+  usage: GatewayCallUsage,
+  responseId: z.string().optional().catch(undefined),
+  __openclaw: z.object({ runId: z.string().optional().catch(undefined), id: z.string().optional().catch(undefined) }).optional().catch(undefined),
 });
+const HistoryMessage = GatewayMessage;
 const History = z.object({ messages: z.array(z.unknown()).catch([]) });
 
 /** Tokens of some of a run's model calls. */

@@ -17,7 +17,8 @@ import { messageOf } from '../../shared/errors.ts';
 import { desiredState, fingerprintOf, isOn, WIRING_KEYS } from '../../shared/gateway-wiring/desired.ts';
 import { readGateway, READ_ERRORS, type GatewayRead } from '../../shared/gateway-wiring/gateway-read.ts';
 import { createLedgerStore, type WiringLedger } from '../../shared/gateway-wiring/ledger.ts';
-import { reconcileOnce, type DesiredState, type PartsStatus, type ReconcileDeps } from '../../shared/gateway-wiring/reconcile.ts';
+import { reconcileOnce, type DesiredState, type ReconcileDeps } from '../../shared/gateway-wiring/reconcile.ts';
+import type { ReconcileStatus } from '../../shared/gateway-wiring/view.ts';
 import type { Logger } from '../../shared/log.ts';
 import type { GatewayReach } from '../../shared/model-routing/sync.ts';
 import { gatewayPaths } from '../../shared/paths.ts';
@@ -27,23 +28,7 @@ import type { ModelRoutingService } from './model-routing-service.ts';
 /** The gateway applies a patch (debounced, possibly restarting a part of itself) after it answered; runs started meanwhile use the old config. */
 export const SETTLE_MS = 10_000;
 export const CHECK_MS = 30_000;
-
-/** The last round as a person sees it. */
-export interface ReconcileStatus {
-  at: string;
-  reason: string;
-  ok: boolean;
-  /** Why the round failed (redacted), or null. */
-  error: string | null;
-  via: 'gateway' | 'file' | 'none' | null;
-  /** Config paths the round changed, and .env names it set or removed (never values). */
-  changed: { config: number; env: string[] };
-  /** Paths the read-back did not show as written (dotted). */
-  mismatches: string[];
-  parts: PartsStatus;
-  /** No gateway to wire yet (not connected, no openclaw.json): the ordinary state of a fresh svc, not a failure. */
-  noGateway: boolean;
-}
+export const RETRY_MS = 5 * 60_000;
 
 export interface GatewayWiringService {
   enabled(): boolean;
@@ -232,7 +217,11 @@ export function createGatewayWiringService(deps: GatewayWiringDeps): GatewayWiri
     else void reconcile(reason);
   };
   const timer = setInterval(() => {
-    if (connected) void service.poke('periodic check');
+    if (!connected) return;
+    // A round that failed (a gateway that refused, a file svc could not write) is tried again now and then, not every check.
+    const failedAt = last && !last.ok ? Date.parse(last.at) : null;
+    if (failedAt !== null && now() - failedAt >= RETRY_MS) void reconcile('retry after a failed round');
+    else void service.poke('periodic check');
   }, deps.checkMs ?? CHECK_MS);
   timer.unref();
 

@@ -10,6 +10,7 @@ import { REPO_ROOT } from '../helpers/server.ts';
 import { boardClaim } from './board-claim.ts';
 import { boot } from './boot.ts';
 import { budgets } from './budgets.ts';
+import { gatewayWiring } from './gateway-wiring.ts';
 import { fmt } from './lib/stats.ts';
 import { mcp } from './mcp.ts';
 import { modelEndpoint } from './model-endpoint.ts';
@@ -24,7 +25,7 @@ import { teamChat } from './team-chat.ts';
 import { teamsList } from './teams-list.ts';
 import { uiBench } from './ui.ts';
 
-const ALL: Benchmark[] = [settingsThroughput, teamsList, sseFanout, boardClaim, boot, obsIngest, obsReads, skillScan, mcp, teamChat, uiBench, budgets, modelEndpoint];
+const ALL: Benchmark[] = [settingsThroughput, teamsList, sseFanout, boardClaim, boot, obsIngest, obsReads, skillScan, mcp, teamChat, uiBench, budgets, modelEndpoint, gatewayWiring];
 
 interface Row extends Partial<BenchResult> {
   name: string;

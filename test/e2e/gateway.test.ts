@@ -26,6 +26,7 @@ import { gatewayConfigScenario } from './gateway/config-scenario.ts';
 import { execScenario } from './gateway/exec-scenario.ts';
 import { resetContextScenario } from './gateway/reset-context.ts';
 import { existsSync, readFileSync } from 'node:fs';
+import { routingOffFromTheStart } from '../helpers/seed-settings.ts';
 import { ensureGatewayInstalled, gatewayEnv, killGroup, OPENCLAW_VERSION, prepareGatewayState, type GatewayInstall } from '../helpers/real-gateway.ts';
 import { approveDeviceScenario, postFrames, restartThroughSvc, startThroughSvc, stopThroughSvc } from './gateway/lifecycle-scenario.ts';
 import { freePort, removeHome, startServer, tempHome, type RunningServer } from '../helpers/server.ts';
@@ -49,6 +50,8 @@ before(async () => {
   gwPort = await freePort();
   token = `test-${randomBytes(12).toString('hex')}`;
   prepareGatewayState(stateDir, { port: gwPort, token, modelUrl: model.url });
+  // This file proves the gateway host, the proxy and the config routes on the gateway's own model path.
+  routingOffFromTheStart(home);
   // The one real install (the last test): npm's global prefix is a folder of
   // this test, first on PATH after Node 24, so what it installs is the CLI
   // svc finds afterwards.

@@ -43,6 +43,19 @@ void test(`${S}: a run the gateway ends as superseded before any text is sent ag
   assert.equal(f.domain.agents.get('writer')?.status, 'idle');
 });
 
+void test(`Team chat (issue 30, attach): a run the gateway ends while it closes a session's MCP servers for a new config is sent again; the second answer is the reply`, async (t) => {
+  const f = fixture(t);
+  const key = teamSessionKey('writer', f.teamId);
+  f.host.ingest({ teamId: f.teamId, message: 'write it', entryId: 'user-1' });
+  f.gw.error(await nthSend(f, 1), 'MCP runtime cleanup could not confirm closure');
+  const second = await nthSend(f, 2);
+  f.gw.finish(second, 'Here it is');
+  await waitFor(() => f.executions()[0]?.status !== 'running', { what: 'the run to end' });
+  assert.deepEqual([f.executions()[0]?.status, f.executions()[0]?.error], ['completed', null]);
+  assert.deepEqual(replies(f, key), ['Here it is']);
+  assert.deepEqual(f.notes(key), []);
+});
+
 void test(`${S}: superseded four times in a row fails the run as a gateway error (three resends, then the note)`, async (t) => {
   const f = fixture(t);
   const key = teamSessionKey('writer', f.teamId);

@@ -110,8 +110,9 @@ void test('Delegation (issue 23, item 1): a team made with `openclaw agents team
   assert.equal(removed.status, 200);
   const sub = coordinatorSubagents(g.stateDir);
   assert.deepEqual((sub.allowAgents as string[]).sort(), ['researcher', 'reviewer']);
-  // Through the running gateway's own config.patch (a file written beside it can go unnoticed), not the file fallback.
-  assert.match(gatewayLog(g.stateDir), /config\.patch write .*changedPaths=agents\.entries\.coordinator\.subagents\.allowAgents/, 'svc patched the list through the gateway');
+  // Through the running gateway's own config.patch (a file written beside it can go unnoticed), not the file fallback;
+  // the same patch takes the member's MCP entries out (svc's wiring is one write).
+  assert.match(gatewayLog(g.stateDir), /config\.patch write .*changedPaths=\S*agents\.entries\.coordinator\.subagents\.allowAgents/, 'svc patched the list through the gateway');
   assert.doesNotMatch(rig().svc.output(), /config\.patch of the delegation lists failed/);
   assert.equal(sub.delegationMode, 'prefer');
 

@@ -5,6 +5,7 @@
 // never starts the child or the announce run that brings the result back,
 // it follows them on its operator connection. One gateway and one svc for
 // the file; the tests run in order, each leaving the team idle.
+import { routingOffFromTheStart } from '../../helpers/seed-settings.ts';
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { call, chat, createTeam, events, executions, openChatStream, teamKey, untilEvent, type ChatFrame, type ChatStream, type Entry, type ExecutionRow } from '../../helpers/team-chat-api.ts';
@@ -25,6 +26,8 @@ let outsider = '';
 before(async () => {
   gw = await startTeamChatGateway('svc-delegation-e2e-');
   await gw.start();
+  // Each run's cost recorded once at its end (the per-run cost records below); a routed child is budget.test's.
+  routingOffFromTheStart(gw.home);
   svc = await startServer({ home: gw.home, env: { ...gw.env, SVC_TEAM_CHAT_TURN_BOUND: '8' }, timeoutMs: 120_000 });
   const ids = await gw.createAgents(['Lead', 'Kid', 'Sib', 'Tri', 'Outsider']);
   [lead, outsider] = [ids[0] as string, ids[4] as string];
