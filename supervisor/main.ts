@@ -89,6 +89,8 @@ async function main(): Promise<void> {
     }
     const closed = new Promise<void>((resolve) => server.close(() => resolve()));
     runtime.deps.sse.closeAll();
+    // The MCP sessions' GET streams (the gateway's, once svc attached itself) never end by themselves.
+    await runtime.deps.mcp.close();
     // In-flight requests finish; connections that fall idle are closed as they do.
     const idle = setInterval(() => server.closeIdleConnections(), 50);
     const force = setTimeout(() => server.closeAllConnections(), DRAIN_DEADLINE_MS);

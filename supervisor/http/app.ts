@@ -90,6 +90,11 @@ export function buildApp(deps: AppDeps, opts: BuildAppOptions = {}): FastifyInst
 
   registerErrorHandling(app, deps.redactor, deps.logger);
   registerGatewayWiringHook(app, () => deps.gatewayWiring);
+  // A gateway svc attached itself to holds one MCP session per agent and server, each with its GET stream open:
+  // those sessions end first, or close() would wait on streams that never end by themselves.
+  app.addHook('preClose', async () => {
+    await deps.mcp.close();
+  });
 
   // One callback hook for every request, after routing (fastify 5 runs
   // onRequest once the route is known, so `req.is404` says whether the router

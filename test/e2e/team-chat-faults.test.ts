@@ -13,7 +13,9 @@ import { buildTestApp } from '../helpers/app.ts';
 import { chat, createTeam, executions, history, openChatStream, RUN_WAIT_MS, teamKey, untilEvent, untilExecution, type ChatFrame, type ChatStream, type Entry } from '../helpers/team-chat-api.ts';
 import type { FakeRequest } from '../helpers/fake-model.ts';
 import { startTeamChatGateway, type TeamChatGateway } from '../helpers/team-chat-gateway.ts';
-import { startServer, stopAfter, type RunningServer } from '../helpers/server.ts';
+import { WIRING_KEYS } from '../../shared/gateway-wiring/desired.ts';
+import { seedSettings } from '../helpers/seed-settings.ts';
+import { startServer, stopAfter, tempHome, type RunningServer } from '../helpers/server.ts';
 import { waitFor } from '../helpers/wait.ts';
 import { isDelta, isStatus, replyRow, statusAfterRun, userRow } from './team-chat/context.ts';
 
@@ -45,7 +47,11 @@ after(async () => {
 async function rig(t: TestContext): Promise<{ gw: TeamChatGateway; svc: RunningServer }> {
   if (!gw) throw new Error('no setup (did before() fail?)');
   if (!gw.running()) await gw.start();
-  const svc = stopAfter(t, await startServer({ env: gw.env, timeoutMs: 120_000 }));
+  // A new svc (and home) per test against the one gateway: svc's wiring stays off, so that no svc of an earlier test
+  // has routed the agents through a port that is gone (this file is about crashes, not what svc writes into the gateway).
+  const home = tempHome();
+  seedSettings(home, { [WIRING_KEYS.enabled]: 'false' });
+  const svc = stopAfter(t, await startServer({ home, env: gw.env, timeoutMs: 120_000 }));
   return { gw, svc };
 }
 
@@ -169,6 +175,8 @@ void test('Teams (issue 17 #1): the team-chat worker killed mid-run: the run end
   const g = gw;
   if (!g.running()) await g.start();
   const { app, runtime, home } = await buildTestApp(t, { startWorkers: true, env: g.env });
+  // As rig(): svc's wiring off, before svc listens (a connect waits for svc's port before it wires anything).
+  runtime.deps.gatewayWiring.setSettings({ enabled: false });
   await app.listen({ port: 0, host: '127.0.0.1' });
   const port = (app.server.address() as AddressInfo).port;
   runtime.setBoundPort(port);
