@@ -88,11 +88,13 @@ const ok = (reason: string | null = null): Verdict => ({ ok: true, reason, fix: 
 const no = (reason: string, fix: string | null): Verdict => ({ ok: false, reason, fix });
 
 const WIRING_OFF = no("svc's wiring of the gateway is off", 'turn "svc wires itself into the gateway" on');
+const NO_GATEWAY = no('no gateway to wire yet', 'connect svc to a gateway: Setup, or its URL and token in Settings');
 
 function attached(input: ViewInput, gatewayId: string, onTeam: boolean): Verdict {
   const { settings, last, ledger } = input;
   if (!onTeam) return no('not on one of svc\'s teams', 'add it to a team: svc attaches its MCP servers to the agents of its teams');
   if (!settings.enabled) return WIRING_OFF;
+  if (last?.noGateway) return NO_GATEWAY;
   if (!settings.attach) return no("attaching svc's MCP servers is off", 'turn "attach svc\'s MCP servers" on, or paste the attach snippet (GET /api/mcp/config?runtime=gateway&agentId=) into openclaw.json yourself');
   if (last?.parts.attach) return no(last.parts.attach, 'run the gateway on this machine with its state folder readable by svc, or paste the attach snippet into openclaw.json yourself');
   const mine = ledger?.servers.filter((s) => s.agent === gatewayId).length ?? 0;
@@ -105,6 +107,7 @@ function attached(input: ViewInput, gatewayId: string, onTeam: boolean): Verdict
 function routed(input: ViewInput, route: AgentRouteView | undefined): Verdict {
   if (route?.routed) return ok();
   if (!input.settings.enabled) return WIRING_OFF;
+  if (input.last?.noGateway) return NO_GATEWAY;
   if (input.last?.parts.routing) return no(input.last.parts.routing, 'run the gateway on this machine with its state folder readable by svc');
   switch (route?.reason) {
     case 'disabled':

@@ -18,6 +18,7 @@ import { applyOps, KEEP_SHARE, stepsBySize } from '../../shared/gateway-wiring/c
 import { readGateway } from '../../shared/gateway-wiring/gateway-read.ts';
 import { createLedgerStore, emptyLedger } from '../../shared/gateway-wiring/ledger.ts';
 import { reconcileOnce, type DesiredState, type ReconcileDeps } from '../../shared/gateway-wiring/reconcile.ts';
+import { wiringView } from '../../shared/gateway-wiring/view.ts';
 import { createRegistryStore } from '../../shared/model-routing/registry.ts';
 import { parseDotenv } from '../../shared/settings/gateway-files.ts';
 
@@ -180,4 +181,39 @@ void test('Issue 30 #1 and #2: a round writes the bindings to .env and the entri
   assert.deepEqual(r.config(), original, 'openclaw.json is as it was, to the key');
   assert.deepEqual(r.env(), parseDotenv(env));
   assert.equal(r.tokens.verify('mcp', token), null, 'the binding no longer opens svc\'s MCP servers');
+});
+
+void test('Issue 30 #2: the per-agent view says why an agent is not attached, routed or metered, and what to do about it', () => {
+  const base = {
+    settings: { enabled: true, attach: true, routing: true },
+    connected: true,
+    configPath: '/g/openclaw.json',
+    filesReachable: true,
+    gatewayAgents: ['main', 'bob', 'dee'],
+    want: { wiring: true, attach: true, routing: true, svcPort: 4555, allowAgents: new Map(), onTeams: [target('main'), target('bob')] },
+    ledger: { ...emptyLedger(), servers: SERVERS.map((s) => ({ name: entryName('main', s), agent: 'main' })) },
+    last: { at: '2026-11-28T00:00:00.000Z', reason: 'x', ok: true, error: null, via: 'gateway' as const, changed: { config: 0, env: [] }, mismatches: [], parts: { attach: null, routing: null }, noGateway: false },
+    routes: [
+      { agentId: 'main', routed: true, reason: null, provider: 'svc-main', upstream: 'p', model: 'm' },
+      { agentId: 'bob', routed: false, reason: 'oauth' as const, provider: 'openai-codex', upstream: 'openai-codex', model: 'm' },
+      { agentId: 'dee', routed: false, reason: 'no-upstream' as const, provider: null, upstream: null, model: null },
+    ],
+    known: new Map([['main', { id: 'main', name: 'Main' }]]),
+  };
+  const row = (v: ReturnType<typeof wiringView>, id: string) => v.agents.find((a) => a.gatewayId === id);
+  const v = wiringView(base);
+  assert.deepEqual([row(v, 'main')?.attached.ok, row(v, 'main')?.routed.ok, row(v, 'main')?.metered.how, row(v, 'main')?.name], [true, true, 'before-each-call', 'Main']);
+  assert.equal(row(v, 'bob')?.attached.reason, 'not attached yet');
+  assert.match(String(row(v, 'bob')?.routed.reason), /OAuth login/);
+  assert.deepEqual([row(v, 'bob')?.metered.ok, row(v, 'bob')?.metered.how], [true, 'after-each-call'], 'a team agent off svc\'s endpoint is metered after each call');
+  assert.deepEqual([row(v, 'dee')?.attached.reason, row(v, 'dee')?.metered.ok], ["not on one of svc's teams", false]);
+  assert.ok(row(v, 'dee')?.metered.fix);
+  assert.deepEqual(v.owned, { servers: 4, lists: 0, denyLists: 0, envNames: 0 });
+
+  const failed = wiringView({ ...base, ledger: emptyLedger(), last: { ...base.last, ok: false, error: 'Config is externally managed' } });
+  assert.deepEqual([row(failed, 'main')?.attached.ok, row(failed, 'main')?.attached.reason], [false, 'Config is externally managed']);
+  const off = wiringView({ ...base, settings: { ...base.settings, enabled: false } });
+  assert.equal(row(off, 'bob')?.attached.reason, "svc's wiring of the gateway is off");
+  const none = wiringView({ ...base, connected: false, last: { ...base.last, noGateway: true } });
+  assert.deepEqual([row(none, 'bob')?.attached.reason, row(none, 'main')?.routed.ok], ['no gateway to wire yet', true]);
 });
