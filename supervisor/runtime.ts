@@ -41,6 +41,7 @@ import { createIngestService } from './services/ingest-service.ts';
 import { createMcpHost } from './services/mcp-host.ts';
 import { createModelRoutingService } from './services/model-routing-service.ts';
 import { createGatewayWiringService, type GatewayWiringService } from './services/gateway-wiring-service.ts';
+import { createSvcSideStamp } from '../shared/gateway-wiring/desired.ts';
 import { isLoopbackHost, wsHostPort } from '../shared/health/probes.ts';
 import { createGatewayPricesService } from './services/gateway-prices-service.ts';
 import { priceBookFor } from '../shared/pricing/index.ts';
@@ -244,6 +245,7 @@ export function createRuntime(config: Config, logger: Logger, opts: RuntimeOptio
     svcHome: paths.home,
     boundPort: () => boundPort,
     onRead: (c) => gatewayPrices.refresh(c),
+    svcStamp: createSvcSideStamp(db),
     logger,
     redact: (s) => redactor.text(s),
   });

@@ -2,8 +2,11 @@
 // the settings, the roster lists (the rule in shared/teams/delegation-sync.ts)
 // and the gateway agents on svc's teams. Pure reads; the fingerprint says
 // whether anything that matters changed since the last reconcile.
+import type { Db } from '../db/open.ts';
 import type { SettingsTable } from '../db/settings-table.ts';
 import type { Domain } from '../domain.ts';
+import { ENABLED_KEY as ROUTING_KEY } from '../model-routing/status.ts';
+import { LEAD_KEYS, TEAM_KEYS } from '../setting-keys.ts';
 import { allowAgentsFor, gatewayIdOf, loadDelegationInput } from '../teams/delegation-sync.ts';
 import { addressable, loadRoster } from '../team-chat/target.ts';
 import type { AttachTarget } from './attach.ts';
@@ -48,6 +51,27 @@ export function desiredState(deps: DesiredDeps): DesiredState {
     allowAgents: allowAgentsFor(known, teams),
     onTeams: agentsOnTeams(deps.domain),
   };
+}
+
+/**
+ * A cheap stamp of everything the desired state is read from: the agents and
+ * teams tables (row count and newest update: a create, an edit, an
+ * assignment and a delete each move one) and the settings it reads. Equal
+ * stamps, equal desired state; a different stamp says "compute it again"
+ * (an agent's run status moves it too, and changes nothing that matters).
+ */
+export function createSvcSideStamp(db: Db): () => string {
+  const keys = [LEAD_KEYS.override, ROUTING_KEY, WIRING_KEYS.enabled, WIRING_KEYS.attach];
+  const stmt = db
+    .prepare(
+      `SELECT (SELECT count(*) || ':' || coalesce(max(updated_at), 0) FROM agents) || '|' ||
+              (SELECT count(*) || ':' || coalesce(max(updated_at), 0) FROM teams) || '|' ||
+              (SELECT count(*) || ':' || coalesce(max(updated_at), 0) FROM settings
+                 WHERE key IN (${keys.map(() => '?').join(', ')}) OR key LIKE ? ESCAPE '\\')`,
+    )
+    .pluck();
+  const subDelegation = `${TEAM_KEYS.subDelegation('').replace(/[%_\\]/g, (c) => `\\${c}`)}%`;
+  return () => stmt.get(...keys, subDelegation) as string;
 }
 
 /** A stable text of the desired state: equal texts, nothing to do on svc's side. */

@@ -76,6 +76,8 @@ export interface GatewayWiringDeps {
   checkMs?: number;
   /** Sees the gateway's config each time a round reads it (the gateway's model prices are published from it). */
   onRead?: (config: unknown) => void;
+  /** A cheap stamp of what svc's side of the desired state is read from (createSvcSideStamp). */
+  svcStamp: () => string;
 }
 
 /** The files' identity for the fingerprint: a change made outside svc shows as a new size or time. */
@@ -122,10 +124,14 @@ export function createGatewayWiringService(deps: GatewayWiringDeps): GatewayWiri
   let lastOk: number | null = null;
   let lastRead: GatewayRead | null = null;
   let lastLedger: WiringLedger | null = null;
-  /** The fingerprint the last round started from (svc's side and the files' stamps). */
+  // What the last round started from, twice: the cheap stamp of svc's tables and the gateway's files, and the
+  // desired state's fingerprint. A write through the API reads the stamp (sub-millisecond); only when that moved
+  // is the desired state computed again and compared.
+  let lastStamp: string | null = null;
   let lastPrint: string | null = null;
   const stateDir = () => lastRead?.stateDir ?? deps.stateDir;
-  const print = () => `${fingerprintOf(want())}#${stampOf(stateDir())}`;
+  const stamp = () => `${deps.svcStamp()}#${deps.boundPort() ?? ''}#${stampOf(stateDir())}`;
+  const print = (desired: DesiredState) => `${fingerprintOf(desired)}#${stampOf(stateDir())}`;
 
   // The last round's deferred step: run when its time comes, or before the next round plans.
   let pending: { cleanup: () => void; timer: NodeJS.Timeout } | null = null;
@@ -145,7 +151,8 @@ export function createGatewayWiringService(deps: GatewayWiringDeps): GatewayWiri
   const round = async (reason: string): Promise<ReconcileStatus> => {
     runPending();
     const desired = want();
-    lastPrint = `${fingerprintOf(desired)}#${stampOf(stateDir())}`;
+    lastStamp = stamp();
+    lastPrint = print(desired);
     const at = () => new Date(now()).toISOString();
     try {
       const read = await readGateway({ gateway: deps.gateway, stateDir: deps.stateDir, local: deps.localGateway });
@@ -161,7 +168,8 @@ export function createGatewayWiringService(deps: GatewayWiringDeps): GatewayWiri
         out.cleanup();
       }
       // What svc just wrote is not a change made outside it.
-      lastPrint = `${fingerprintOf(desired)}#${stampOf(stateDir())}`;
+      lastStamp = stamp();
+      lastPrint = print(desired);
       const mismatches = out.write.mismatches.map((p) => p.join('.'));
       const status: ReconcileStatus = {
         at: at(),
@@ -234,7 +242,11 @@ export function createGatewayWiringService(deps: GatewayWiringDeps): GatewayWiri
     },
     reconcile,
     async poke(reason) {
-      if (running || print() !== lastPrint) await reconcile(reason);
+      if (running) return void (await reconcile(reason));
+      const current = stamp();
+      if (current === lastStamp) return;
+      lastStamp = current;
+      if (print(want()) !== lastPrint) await reconcile(reason);
     },
     last: () => last,
     lastOkAt: () => lastOk,

@@ -1,13 +1,16 @@
 // What the gateway reconciler's check costs each write through svc's API
 // (issue 30 item 1: after every successful write, the reconciler looks
-// whether svc's side of the desired state changed: the settings, the roster
-// lists of every team, the gateway agents on teams, and the gateway files'
-// size and time). In process, on the teams-list seed (50 teams, 5,000
-// agents, 5 per team assigned), the process's CPU time per check, median of
-// 200 after 20 warm-up. Baseline: the same seed's `GET /api/teams` body
-// built as the route builds it on a miss (`domain.teams.list`). Target
-// (chosen, the issue names none): the check within 4x that list, so a write
-// pays no more than a few list reads for the gateway to stay in step.
+// whether svc's side of the desired state changed). The check is a stamp
+// of the tables the desired state is read from (`createSvcSideStamp`: row
+// counts and newest updates of agents, teams and the settings it reads);
+// only when the stamp moved is the desired state itself computed (every
+// roster list, the agents on teams) and compared, printed here too. In
+// process, on the teams-list seed (50 teams, 5,000 agents, 5 per team
+// assigned), the process's CPU time per call, median of 200 after 20
+// warm-up. Baseline: the same seed's `GET /api/teams` body built as the
+// route builds it on a miss (`domain.teams.list`). Target (chosen, the
+// issue names none): the check within 4x that list, so a write pays no more
+// than a few list reads for the gateway to stay in step.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -16,7 +19,7 @@ import { createSettingsTable } from '../../shared/db/settings-table.ts';
 import { createTx } from '../../shared/db/tx.ts';
 import { createDomain } from '../../shared/domain.ts';
 import { createEventLog } from '../../shared/events/event-log.ts';
-import { desiredState, fingerprintOf } from '../../shared/gateway-wiring/desired.ts';
+import { createSvcSideStamp, desiredState, fingerprintOf } from '../../shared/gateway-wiring/desired.ts';
 import { createLogger } from '../../shared/log.ts';
 import { createRedactor } from '../../shared/redact.ts';
 import { seedTeams } from './lib/seed.ts';
@@ -56,18 +59,20 @@ export const gatewayWiring: Benchmark = {
       const settingsTable = createSettingsTable(db);
       const eventLog = createEventLog({ db, tx, logger, redactor: createRedactor(() => []) });
       const domain = createDomain({ db, tx, settingsTable, eventLog, logger });
-      const check = () => fingerprintOf(desiredState({ domain, settings: settingsTable, routing: () => true, svcPort: () => 18790 }));
+      const check = createSvcSideStamp(db);
+      const full = () => fingerprintOf(desiredState({ domain, settings: settingsTable, routing: () => true, svcPort: () => 18790 }));
       const onTeams = desiredState({ domain, settings: settingsTable, routing: () => true, svcPort: () => 18790 }).onTeams.length;
       const list = () => JSON.stringify(domain.teams.list(false));
       const checkMs = cpuTimes(check, WARM, RUNS);
+      const fullMs = cpuTimes(full, WARM, RUNS);
       const listMs = cpuTimes(list, WARM, RUNS);
       db.close();
       const ratio = median(checkMs) / median(listMs);
-      console.log(`# gateway-wiring: check median ${fmt(median(checkMs))} ms, p99 ${fmt(p99(checkMs))} ms (${onTeams} agents on 50 teams of 5,000 agents); teams list median ${fmt(median(listMs))} ms, p99 ${fmt(p99(listMs))} ms`);
+      console.log(`# gateway-wiring: check median ${median(checkMs).toFixed(3)} ms, p99 ${p99(checkMs).toFixed(3)} ms; the desired state when the stamp moved: median ${fmt(median(fullMs))} ms (${onTeams} agents on 50 teams of 5,000 agents); teams list median ${median(listMs).toFixed(3)} ms`);
       return {
         name: 'gateway-wiring',
-        figures: `check median ${fmt(median(checkMs))} ms, p99 ${fmt(p99(checkMs))} ms; list ${fmt(median(listMs))} ms`,
-        ratio: `${fmt(ratio)}x the teams list`,
+        figures: `check median ${median(checkMs).toFixed(3)} ms, p99 ${p99(checkMs).toFixed(3)} ms; desired state ${fmt(median(fullMs))} ms; list ${median(listMs).toFixed(3)} ms`,
+        ratio: `${ratio.toFixed(2)}x the teams list`,
         target: `<= ${MAX_RATIO}x`,
         pass: ratio <= MAX_RATIO,
       };
