@@ -18,6 +18,8 @@ declare module 'fastify' {
 }
 
 const WRITES = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+/** How long an answer waits for the round its write started. */
+export const ANSWER_WAIT_MS = 10_000;
 /** Paths that never change what svc wires into the gateway: the MCP transport, ingest, the chat's messages, the board, health rechecks. */
 const SKIPPED = ['/api/mcp/', '/api/obs/ingest', '/api/team-chat/', '/api/tasks', '/api/health'];
 const SKIPPED_ROUTES = new Set(['/api/teams/:id/chat', '/api/teams/:id/chat/stop']);
@@ -27,8 +29,12 @@ export function registerGatewayWiringHook(app: FastifyInstance, wiring: () => Ga
     if (!WRITES.has(req.method) || reply.statusCode >= 300 || !req.url.startsWith('/api/')) return payload;
     if (SKIPPED.some((p) => req.url.startsWith(p)) || SKIPPED_ROUTES.has(req.routeOptions.url ?? '')) return payload;
     const reason = `${req.method} ${req.routeOptions.url ?? req.url}`;
-    if (req.routeOptions.config.gatewayChange === true) await wiring().reconcile(reason);
-    else await wiring().poke(reason);
+    const round = req.routeOptions.config.gatewayChange === true ? wiring().reconcile(reason) : wiring().poke(reason);
+    // A gateway that does not answer must not hold the person's write: past the bound the answer goes out and the
+    // round goes on (its outcome shows on the Gateway page and in the health report).
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([round, new Promise<void>((resolve) => (timer = setTimeout(resolve, ANSWER_WAIT_MS)))]);
+    clearTimeout(timer);
     return payload;
   });
 }
