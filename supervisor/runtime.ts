@@ -236,7 +236,8 @@ export function createRuntime(config: Config, logger: Logger, opts: RuntimeOptio
     vault,
     agentTokens,
     modelRouting,
-    gateway: { connected: gatewayConnected, call: gatewayCall },
+    // config.patch answers once the gateway has applied the write (its reloads included): a busy gateway takes longer.
+    gateway: { connected: gatewayConnected, call: (method, params) => gatewayLink.call(method, params, { timeoutMs: 120_000, waitMs: 0 }) },
     localGateway: () => {
       const hp = wsHostPort(settings.gatewayUrl());
       return hp !== null && isLoopbackHost(hp.host);

@@ -15,6 +15,7 @@ import { updateGatewayEnv } from '../gateway/env-file.ts';
 import { backUpConfig, patchThroughGateway } from '../gateway/subagents-config.ts';
 import { writeFileAtomic } from '../fs-safe.ts';
 import { messageOf } from '../errors.ts';
+import { GatewayError } from '../gateway/frames.ts';
 import { readGatewayConfig, readGatewayEnv } from '../settings/gateway-files.ts';
 import type { GatewayReach } from '../model-routing/sync.ts';
 import { applyOps, dottable, mergePatchOf, mismatches, replacePathsOf, stepsBySize, type ConfigOp } from './config-ops.ts';
@@ -27,7 +28,12 @@ export const WRITE_ERRORS = {
 
 /** The gateway refused or failed the write; `where` says which step. */
 export class GatewayWriteError extends Error {
-  constructor(readonly where: 'env' | 'config' | 'read-back', message: string) {
+  constructor(
+    readonly where: 'env' | 'config' | 'read-back',
+    message: string,
+    /** The gateway did not answer in time: the write may still land. */
+    readonly timedOut = false,
+  ) {
     super(message);
     this.name = 'GatewayWriteError';
   }
@@ -123,7 +129,9 @@ export async function writeGateway(deps: WriteDeps, read: GatewayRead, ops: read
     via = await writeConfig(deps, read, ops);
     if (via === 'gateway' && Object.values(envChanges).some((v) => v !== null)) await takeNewEnv(deps);
   } catch (err) {
-    if (undo) {
+    // A refusal wrote nothing, so the .env goes back; a write that timed out may still land, and must find its variables.
+    const timedOut = err instanceof GatewayError && err.code === 'TIMEOUT';
+    if (undo && !timedOut) {
       try {
         updateGatewayEnv(read.stateDir as string, undo);
       } catch (undoErr) {
@@ -131,7 +139,7 @@ export async function writeGateway(deps: WriteDeps, read: GatewayRead, ops: read
         deps.log.warn({ error: messageOf(undoErr) }, "putting the gateway's .env back after a refused config write failed");
       }
     }
-    throw new GatewayWriteError('config', messageOf(err));
+    throw new GatewayWriteError('config', messageOf(err), timedOut);
   }
   let after: unknown;
   try {

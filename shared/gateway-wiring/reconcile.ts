@@ -16,7 +16,7 @@ import { planAttach, type AttachTarget, type Binding } from './attach.ts';
 import { bindingEnvName } from './attach-names.ts';
 import { applyOps, createdContainers, type ConfigOp } from './config-ops.ts';
 import type { GatewayRead } from './gateway-read.ts';
-import { keepOriginal, writeGateway, type WriteDeps, type WriteResult } from './gateway-write.ts';
+import { GatewayWriteError, keepOriginal, writeGateway, type WriteDeps, type WriteResult } from './gateway-write.ts';
 import { ledgerEmpty, type LedgerStore, type WiringLedger } from './ledger.ts';
 import { planRoster } from './roster.ts';
 
@@ -177,6 +177,12 @@ export async function reconcileOnce(deps: ReconcileDeps, read: GatewayRead, want
   try {
     write = await writeGateway(deps, read, pruned.ops, envChanges);
   } catch (err) {
+    if (err instanceof GatewayWriteError && err.timedOut) {
+      // The gateway may still apply the write: what it names is kept (the ledger too), and the next round plans
+      // against the config as it then is.
+      deps.ledgers.write(read.configPath, next);
+      throw err;
+    }
     // Nothing of this round stands: the bindings minted for it are taken back.
     for (const b of bindings.minted) {
       deps.bindings.revoke(b.tokenId);
