@@ -53,7 +53,7 @@ void test('Dashboard (issue 18, journey 2): the team lifecycle by keyboard only'
   assert.deepEqual(teams.teams.map((x) => [x.id, x.name]), [[id, 'Beta']]);
 
   // Archive: it leaves the list while archived teams are hidden.
-  await page.getByRole('button', { name: 'Archive Beta' }).press('Enter');
+  await page.getByRole('button', { name: 'Archive Beta', exact: true }).press('Enter');
   await page.getByText('Archived Beta. Show archived teams to see it.').waitFor();
   await page.getByRole('heading', { name: 'Beta' }).waitFor({ state: 'detached' });
   assert.deepEqual((await listTeams(svc.base)).teams, []);
@@ -67,7 +67,8 @@ void test('Dashboard (issue 18, journey 2): the team lifecycle by keyboard only'
 
   // Unarchive.
   await page.getByRole('button', { name: 'Unarchive Beta' }).press('Enter');
-  await page.getByRole('button', { name: 'Archive Beta' }).waitFor();
+  // Exact: a role name matches as a substring, and "Unarchive Beta" holds "archive Beta".
+  await page.getByRole('button', { name: 'Archive Beta', exact: true }).waitFor();
   assert.deepEqual((await listTeams(svc.base)).teams.map((x) => [x.name, x.isArchived]), [['Beta', 0]]);
 
   // Delete: Escape cancels the confirmation; then Tab to the delete button and Enter.
