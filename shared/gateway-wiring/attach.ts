@@ -10,7 +10,7 @@
 // only per-agent control OpenClaw 2026.9 has, RECIPE §10); svc adds its
 // patterns to a list and keeps every pattern a person wrote. Everything svc
 // writes is in the ledger; what it did not write it never touches.
-import { getPath, isJsonObject, type JsonObject } from '../gateway/config-file.ts';
+import { getPath, type JsonObject } from '../gateway/config-file.ts';
 import { MCP_BINDING_HEADER } from '../mcp/binding.ts';
 import { MCP_SERVER_NAMES } from '../mcp/types.ts';
 import { OpList, type ConfigOp } from './config-ops.ts';
@@ -61,16 +61,12 @@ export function planAttach(input: AttachInput): AttachPlan {
   const byAgent = new Map(bindings.map((b) => [b.agent, b] as const));
   const owned = new Set(ledger.servers.map((s) => s.name));
   const servers: WiringLedger['servers'] = [];
-  const skipped = new Set<string>();
   for (const target of input.targets ?? []) {
     const binding = byAgent.get(target.gatewayId) as Binding;
     for (const server of MCP_SERVER_NAMES) {
       const name = entryName(target.gatewayId, server);
       // An entry of that name that svc did not write is a person's: left alone, and this agent is not attached by svc.
-      if (!owned.has(name) && getPath(config, serverPath(name)) !== undefined) {
-        skipped.add(name);
-        continue;
-      }
+      if (!owned.has(name) && getPath(config, serverPath(name)) !== undefined) continue;
       servers.push({ name, agent: target.gatewayId });
       ops.set(serverPath(name), attachEntry(input.baseUrl, server, binding.envName));
     }
@@ -100,6 +96,3 @@ export function planAttach(input: AttachInput): AttachPlan {
   const isEntryOwner = (b: Binding) => servers.some((s) => s.agent === b.agent);
   return { ops: ops.list, servers, deny, bindings: bindings.filter(isEntryOwner) };
 }
-
-/** Whether a config value is one of svc's attach entries (for the per-agent view). */
-export const isAttachEntry = (value: unknown): boolean => isJsonObject(value) && typeof value.url === 'string' && value.url.includes('/api/mcp/');

@@ -12,7 +12,8 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { basename, dirname } from 'node:path';
 import { isJsonObject, type JsonObject } from '../gateway/config-file.ts';
-import { gatewayAgentIds, type GatewayReach } from '../model-routing/sync.ts';
+import type { GatewayReach } from '../gateway/config-rpc.ts';
+import { gatewayAgentIds } from '../model-routing/sync.ts';
 import { gatewayPaths } from '../paths.ts';
 import { readGatewayConfig, readGatewayEnv } from '../settings/gateway-files.ts';
 

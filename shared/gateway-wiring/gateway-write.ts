@@ -12,12 +12,11 @@ import { readFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { editGatewayConfig, type ConfigLog } from '../gateway/config-file.ts';
 import { updateGatewayEnv } from '../gateway/env-file.ts';
-import { backUpConfig, patchThroughGateway } from '../gateway/subagents-config.ts';
+import { backUpConfig, patchThroughGateway, type GatewayReach } from '../gateway/config-rpc.ts';
 import { writeFileAtomic } from '../fs-safe.ts';
 import { messageOf } from '../errors.ts';
 import { GatewayError } from '../gateway/frames.ts';
 import { readGatewayConfig, readGatewayEnv } from '../settings/gateway-files.ts';
-import type { GatewayReach } from '../model-routing/sync.ts';
 import { applyOps, dottable, mergePatchOf, mismatches, replacePathsOf, stepsBySize, type ConfigOp } from './config-ops.ts';
 import type { GatewayRead } from './gateway-read.ts';
 

@@ -14,7 +14,7 @@ import { getPath, isJsonObject } from '../gateway/config-file.ts';
 import { prepareRouting, type RoutingDeps, type RoutingStep } from '../model-routing/sync.ts';
 import { planAttach, type AttachTarget, type Binding } from './attach.ts';
 import { bindingEnvName } from './attach-names.ts';
-import { applyOps, createdContainers, type ConfigOp } from './config-ops.ts';
+import { applyOps, createdContainers, deepEqual, type ConfigOp } from './config-ops.ts';
 import type { GatewayRead } from './gateway-read.ts';
 import { GatewayWriteError, keepOriginal, writeGateway, type WriteDeps, type WriteResult } from './gateway-write.ts';
 import { ledgerEmpty, type LedgerStore, type WiringLedger } from './ledger.ts';
@@ -96,8 +96,6 @@ function pruneCreated(config: unknown, ops: ConfigOp[], created: string[][]): { 
   return { ops: out, created: kept };
 }
 
-const sameKey = (a: readonly string[], b: readonly string[]) => a.length === b.length && a.every((k, i) => k === b[i]);
-
 /** The bindings the attach part names: each kept while it still verifies and names the same agent and team, else minted anew. */
 function bindingResolver(deps: ReconcileDeps, ledger: WiringLedger, env: Readonly<Record<string, string>>, envChanges: Record<string, string | null>) {
   const minted: Binding[] = [];
@@ -160,7 +158,7 @@ export async function reconcileOnce(deps: ReconcileDeps, read: GatewayRead, want
 
   const ops = [...roster.ops, ...attach.ops, ...(routing?.configOps ?? [])];
   const created = [...ledger.created];
-  for (const p of createdContainers(read.config, ops)) if (!created.some((c) => sameKey(c, p))) created.push(p);
+  for (const p of createdContainers(read.config, ops)) if (!created.some((c) => deepEqual(c, p))) created.push(p);
   const pruned = pruneCreated(read.config, ops, created);
 
   const next: WiringLedger = {

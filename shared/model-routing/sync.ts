@@ -9,7 +9,7 @@
 // is returned as `cleanup`: svc stops accepting what the old config used.
 import { readAuthProfiles } from '../gateway/auto-configure.ts';
 import { getPath, isJsonObject, type ConfigLog, type JsonObject } from '../gateway/config-file.ts';
-import type { GatewayCall } from '../gateway/subagents-config.ts';
+import type { GatewayReach } from '../gateway/config-rpc.ts';
 import { emptyRecord, setOwn } from '../object-keys.ts';
 import { planRouting, tokenEnvVar, type AgentRoute, type ConfigOp, type RoutingPlan } from './plan.ts';
 import type { RegistryStore } from './registry.ts';
@@ -36,12 +36,6 @@ export interface RoutingDeps {
 export const SYNC_ERRORS = {
   noPort: "svc's own port is not known yet",
 } as const;
-
-/** The running gateway as svc's link reaches it. */
-export interface GatewayReach {
-  connected(): boolean;
-  call: GatewayCall;
-}
 
 /**
  * The gateway's agent ids: agents.list when connected, plus the config's

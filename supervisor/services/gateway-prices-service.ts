@@ -12,7 +12,7 @@
 // about prices.
 import type { SettingsTable } from '../../shared/db/settings-table.ts';
 import { messageOf } from '../../shared/errors.ts';
-import type { GatewayCall } from '../../shared/gateway/subagents-config.ts';
+import type { GatewayCall } from '../../shared/gateway/config-rpc.ts';
 import type { Logger } from '../../shared/log.ts';
 import { GATEWAY_PRICES_KEY, pricesFromGatewayConfig, serializePrices, type PriceBook } from '../../shared/pricing/index.ts';
 import { readGatewayConfig } from '../../shared/settings/gateway-files.ts';

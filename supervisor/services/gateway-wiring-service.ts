@@ -20,7 +20,7 @@ import { createLedgerStore, type WiringLedger } from '../../shared/gateway-wirin
 import { reconcileOnce, type DesiredState, type ReconcileDeps } from '../../shared/gateway-wiring/reconcile.ts';
 import type { ReconcileStatus } from '../../shared/gateway-wiring/view.ts';
 import type { Logger } from '../../shared/log.ts';
-import type { GatewayReach } from '../../shared/model-routing/sync.ts';
+import type { GatewayReach } from '../../shared/gateway/config-rpc.ts';
 import { gatewayPaths } from '../../shared/paths.ts';
 import type { Vault } from '../../shared/vault/index.ts';
 import type { ModelRoutingService } from './model-routing-service.ts';

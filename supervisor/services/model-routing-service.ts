@@ -15,7 +15,8 @@ import { gatewayPaths } from '../../shared/paths.ts';
 import { keysInGatewayFiles } from '../../shared/model-routing/gateway-keys.ts';
 import { createRegistryStore, type RegistryStore } from '../../shared/model-routing/registry.ts';
 import { ENABLED_KEY, FROM_DEFAULT_KEY, routingView, type ModelRoutingView } from '../../shared/model-routing/status.ts';
-import { gatewayAgentIds, type GatewayReach, type ModelTokens, type RoutingDeps } from '../../shared/model-routing/sync.ts';
+import type { GatewayReach } from '../../shared/gateway/config-rpc.ts';
+import { gatewayAgentIds, type ModelTokens, type RoutingDeps } from '../../shared/model-routing/sync.ts';
 import { readGatewayConfig, readGatewayEnv } from '../../shared/settings/gateway-files.ts';
 import type { Vault } from '../../shared/vault/index.ts';
 

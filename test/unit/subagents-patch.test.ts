@@ -6,7 +6,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mergePatchOf, replacePathsOf } from '../../shared/gateway-wiring/config-ops.ts';
-import { patchThroughGateway } from '../../shared/gateway/subagents-config.ts';
+import { patchThroughGateway } from '../../shared/gateway/config-rpc.ts';
 
 const patchOf = (config: unknown, ops: Array<{ path: string[]; value: unknown }>) => ({ raw: JSON.stringify(mergePatchOf(ops)), replacePaths: replacePathsOf(config, ops) });
 
