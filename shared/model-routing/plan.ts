@@ -151,7 +151,7 @@ export function planRouting(input: PlanInput): RoutingPlan {
     plan.agents.push({ agentId, upstream: upstreamId, model: parts.model, reason: null });
     if (viaDefault) plan.fromDefault.push(agentId);
     plan.registry.upstreams[upstreamId] = found.entry;
-    plan.registry.agents[agentId] = { upstream: upstreamId };
+    plan.registry.agents[agentId] = { upstream: upstreamId, models: [parts.model] };
     if (found.entry.keyName !== null && found.keyValue !== null && input.vaultGet(found.entry.keyName) !== found.keyValue) plan.vaultSet[found.entry.keyName] = found.keyValue;
     for (const name of found.envNames) envAfter.add(name);
     if (found.apiKeyInConfig) ops.remove(['models', 'providers', upstreamId, 'apiKey']);

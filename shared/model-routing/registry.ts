@@ -25,21 +25,37 @@ const Upstream = z.object({
 });
 export type Upstream = z.infer<typeof Upstream>;
 
+const AgentEntry = z.object({
+  upstream: z.string().min(1),
+  /**
+   * The model ids the gateway sends in a request's `model` for this agent:
+   * the ids of the `svc-<agent>` provider entry the sync wrote (its primary,
+   * and its fallbacks on the same upstream). The endpoint forwards no other.
+   * A registry stored before this field lists none (the next sync writes it).
+   */
+  models: z.array(z.string().min(1)).default([]),
+});
+export type AgentEntry = z.infer<typeof AgentEntry>;
+
 export const RoutingRegistrySchema = z.object({
-  agents: z.record(z.string(), z.object({ upstream: z.string().min(1) })).default({}),
+  agents: z.record(z.string(), AgentEntry).default({}),
   upstreams: z.record(z.string(), Upstream).default({}),
 });
 export type RoutingRegistry = z.infer<typeof RoutingRegistrySchema>;
+/** What a writer may pass: defaults (an agent's `models`, headers) filled in on write. */
+export type RoutingRegistryInput = z.input<typeof RoutingRegistrySchema>;
 
 /** An agent's upstream with its key read from the vault: what one forwarded call needs. */
 export interface ResolvedUpstream extends Upstream {
   id: string;
   apiKey: string | null;
+  /** The agent's model ids (AgentEntry.models): a call naming another is not forwarded. */
+  models: readonly string[];
 }
 
 export interface RegistryStore {
   read(): RoutingRegistry;
-  write(registry: RoutingRegistry): void;
+  write(registry: RoutingRegistryInput): void;
   /** null when the agent is not routed (or its upstream entry is missing). */
   resolve(agentId: string): ResolvedUpstream | null;
 }
@@ -78,7 +94,7 @@ export function createRegistryStore(
       const entry = Object.hasOwn(registry.agents, agentId) ? registry.agents[agentId] : undefined;
       if (!entry || !Object.hasOwn(registry.upstreams, entry.upstream)) return null;
       const upstream = registry.upstreams[entry.upstream] as Upstream;
-      return { id: entry.upstream, ...upstream, apiKey: upstream.keyName === null ? null : vault.get(upstream.keyName) };
+      return { id: entry.upstream, ...upstream, apiKey: upstream.keyName === null ? null : vault.get(upstream.keyName), models: entry.models };
     },
   };
 }

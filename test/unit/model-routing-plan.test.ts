@@ -123,7 +123,7 @@ void test('Budgets (issue 22, item 2): a custom provider with a ${VAR} key is ro
   assert.ok(!readFileSync(join(r.stateDir, 'openclaw.json'), 'utf8').includes(FAKE_KEY));
   assert.match(r.envText(), /# mine\nKEEP=1\n/);
   assert.deepEqual(r.registry.read(), {
-    agents: { main: { upstream: 'fakellm' }, researcher: { upstream: 'fakellm' } },
+    agents: { main: { upstream: 'fakellm', models: ['svc-e2e-llm'] }, researcher: { upstream: 'fakellm', models: ['svc-e2e-llm'] } },
     upstreams: { fakellm: { api: 'openai-completions', baseUrl: 'http://127.0.0.1:9999/v1', keyName: 'FAKELLM_API_KEY', headers: {} } },
   });
   assert.equal(r.registry.resolve('researcher')?.apiKey, FAKE_KEY);
@@ -235,4 +235,23 @@ void test('Budgets (issue 22, item 2): an agent on the default model follows a n
   assert.equal(r.config().agents.entries.main.model, 'svc-main/gpt-5.5');
   assert.equal(r.config().agents.entries.pinned.model, 'svc-pinned/svc-e2e-llm');
   assert.equal(r.registry.resolve('main')?.apiKey, OPENAI_KEY);
+});
+
+void test('Budgets (issue 31, item 2): the registry lists each routed agent\'s model ids, the ones its svc provider entry names; a stored registry without them lists none', async (t) => {
+  const r = rig(t, { config: baseConfig({ fakellm: fakeProvider('${FAKELLM_API_KEY}') }, { pinned: { model: 'fakellm/svc-e2e-llm' } }, 'openai/gpt-5.5'), env: `FAKELLM_API_KEY=${FAKE_KEY}\nOPENAI_API_KEY=${OPENAI_KEY}\n` });
+  await r.sync();
+  const config = r.config();
+  for (const id of ['main', 'pinned']) {
+    const listed = (config.models.providers[`svc-${id}`].models as Json[]).map((m) => m.id as string);
+    assert.deepEqual(r.registry.read().agents[id]?.models, listed);
+    assert.deepEqual(r.registry.resolve(id)?.models, listed);
+  }
+  assert.deepEqual(r.registry.resolve('main')?.models, ['gpt-5.5']);
+  assert.deepEqual(r.registry.resolve('pinned')?.models, ['svc-e2e-llm']);
+  // A registry written before the field existed: the agent stays routed, with no model to forward until the next sync.
+  const stored = r.registry.read();
+  r.registry.write({ agents: { pinned: { upstream: 'fakellm' } }, upstreams: stored.upstreams });
+  assert.deepEqual(r.registry.resolve('pinned')?.models, []);
+  await r.sync();
+  assert.deepEqual(r.registry.resolve('pinned')?.models, ['svc-e2e-llm']);
 });
