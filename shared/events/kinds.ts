@@ -9,6 +9,8 @@ export const EVENT_KINDS = [
   'approval_requested', 'approval_resolved', 'error', 'span_start', 'span_end',
   'session_rotated', 'routine_fired', 'routine_dispatched', 'routine_completed', 'routine_error',
   'team_chat_post', 'speaker_selected', 'turn_bound_hit',
+  // Issue 31: svc's model endpoint ended a runaway turn (shared/model-proxy/runaway.ts).
+  'loop_detected',
 ] as const;
 
 export const EventKind = z.enum(EVENT_KINDS);
