@@ -44,15 +44,31 @@ export function normaliseModel(model: string | null | undefined): string {
   return name.includes('/') ? name.slice(name.lastIndexOf('/') + 1) : name;
 }
 
-/** The row the hard cap applies to: global, all, every model. */
+/** The row the hard cap applies to: global, all, every model (every call reserves under it). */
 export const isHardCapRow = (r: Pick<StoredBudget, 'scope' | 'scope_id' | 'model'>): boolean =>
   r.scope === 'global' && r.scope_id === GLOBAL_SCOPE_ID && r.model === '';
 
-export function numbersOf(r: StoredBudget, policy: BudgetPolicy): BudgetNumbers {
-  const hard = policy.hardCapUsdCents;
+/**
+ * The row as it is enforced. Under a hard cap the global row for every model
+ * is a cap, over no period (the hard cap bounds all spend, not a day's),
+ * whose limit plus grace stays at or under the hard cap, whatever the stored
+ * row says: the routes refuse to store anything else and the boot rewrites an
+ * older row (store.ts), so this only matters for a row written by hand or by
+ * an svc without the hard cap, and it keeps every thread's ledger safe even then.
+ */
+export function inForce(r: StoredBudget, hardCapUsdCents: number | null): StoredBudget {
+  if (hardCapUsdCents === null || !isHardCapRow(r)) return r;
+  const limit = Math.min(r.limit_usd_cents, hardCapUsdCents);
+  const grace = Math.min(r.grace_usd_cents, hardCapUsdCents - limit);
+  if (r.mode === 'cap' && r.period === 'none' && limit === r.limit_usd_cents && grace === r.grace_usd_cents) return r;
+  return { ...r, mode: 'cap', period: 'none', period_start: null, limit_usd_cents: limit, grace_usd_cents: grace };
+}
+
+export function numbersOf(stored: StoredBudget, policy: BudgetPolicy): BudgetNumbers {
+  const r = inForce(stored, policy.hardCapUsdCents);
   return {
     mode: r.mode,
-    limitUsdCents: hard !== null && isHardCapRow(r) ? Math.min(r.limit_usd_cents, hard) : r.limit_usd_cents,
+    limitUsdCents: r.limit_usd_cents,
     graceUsdCents: r.grace_usd_cents,
     spentMicro: r.spent_micro_usd,
     reservedMicro: r.reserved_micro_usd,
@@ -93,7 +109,8 @@ export function toBudgetRow(r: StoredBudget, teamName: string | null = null): Bu
  * reset row, or null when nothing changed. The caller writes it.
  */
 export function resetIfRolled(r: StoredBudget, now: number, policy: BudgetPolicy): StoredBudget | null {
-  if (!periodRolledOver(r.period, r.period_start, now)) return null;
+  const enforced = inForce(r, policy.hardCapUsdCents);
+  if (!periodRolledOver(enforced.period, enforced.period_start, now)) return null;
   const next: StoredBudget = { ...r, spent_micro_usd: 0, grace_usd_cents: 0, warned_pct: 0, period_start: periodStartOf(r.period, now), updated_at: now };
   const s = fromSpend(numbersOf(next, policy), policy.warnPct);
   return { ...next, status: s.status, warned_pct: s.warnedPct };
@@ -113,9 +130,9 @@ export interface BudgetRows {
   /** Writes the mutable columns of `r` (by id). */
   update(r: StoredBudget): void;
   /**
-   * The row's JSON, its label naming a team by its name; the global row's
-   * limit is the one in force (the hard cap when that is lower), so a cap
-   * people read is the cap that refuses.
+   * The row's JSON, its label naming a team by its name; the global row is
+   * shown as it is enforced under a hard cap (inForce), so a cap people read
+   * is the cap that refuses.
    */
   json(r: StoredBudget): BudgetRow;
 }
@@ -145,8 +162,7 @@ export function createBudgetRows(db: Db, policy: Pick<BudgetPolicy, 'hardCapUsdC
   return {
     json: (r) => {
       const name = r.scope === 'team' ? ((teamName.get(r.scope_id) as string | undefined) ?? null) : null;
-      const hard = policy.hardCapUsdCents;
-      return toBudgetRow(hard !== null && isHardCapRow(r) && hard < r.limit_usd_cents ? { ...r, limit_usd_cents: hard } : r, name);
+      return toBudgetRow(inForce(r, policy.hardCapUsdCents), name);
     },
     applying: (s) =>
       applying.all({ model: normaliseModel(s.model), teamId: s.teamId, agentId: s.agentId, taskId: s.taskId }) as StoredBudget[],

@@ -111,4 +111,12 @@ export const BUDGET_MESSAGES = {
   notFound: 'budget not found',
   unknownScope: (scope: string) => `unknown budget scope: ${scope}`,
   noSuch: { team: 'no such team', agent: 'no such agent', task: 'no such task' },
+  /** Field messages of a change the hard cap refuses on the global budget for every model (store.ts). */
+  hardCap: {
+    mode: (cap: string) => `the global budget stays a cap while SVC_BUDGET_HARD_CAP_USD_CENTS (${cap}) is set`,
+    limit: (cap: string) => `the global budget's limit cannot pass SVC_BUDGET_HARD_CAP_USD_CENTS (${cap})`,
+    period: (cap: string) => `the global budget has no period while SVC_BUDGET_HARD_CAP_USD_CENTS (${cap}) is set: the hard cap bounds all spend`,
+    grace: (cap: string, room: string) =>
+      `limit plus grace cannot pass SVC_BUDGET_HARD_CAP_USD_CENTS (${cap}): at most ${room} of grace can be added`,
+  },
 } as const;

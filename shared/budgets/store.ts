@@ -2,6 +2,13 @@
 // status"): list, upsert (a new limit recomputes status from spend), resume
 // (optional grace), the boot-time hard-cap row and the health report's
 // posture. Spend itself moves only through the ledger (ledger.ts).
+//
+// The hard cap (SVC_BUDGET_HARD_CAP_USD_CENTS) is the one limit no route
+// lifts: while it is set, the global budget for every model (the row every
+// call reserves under) stays a cap, over no period, with limit plus grace at
+// or under it. A POST or resume that would change that is a 400 that writes
+// nothing; a row stored otherwise (before the hard cap was set) is rewritten
+// at boot, and until then enforced and shown as if it were (rows.ts inForce).
 import type { Db } from '../db/open.ts';
 import type { Tx } from '../db/tx.ts';
 import { invalid, notFound } from '../errors.ts';
@@ -10,7 +17,7 @@ import { uuidv7 } from '../ids.ts';
 import { budgetLabel, capText } from './events.ts';
 import { formatUsdCents } from './money.ts';
 import { periodStartOf } from './period.ts';
-import { createBudgetRows, normaliseModel, numbersOf, resetIfRolled, type BudgetPolicy, type StoredBudget } from './rows.ts';
+import { createBudgetRows, inForce, isHardCapRow, normaliseModel, numbersOf, resetIfRolled, type BudgetPolicy, type StoredBudget } from './rows.ts';
 import { BUDGET_MESSAGES, GLOBAL_SCOPE_ID, type BudgetResume, type BudgetRow, type BudgetScope, type BudgetUpsert, type ResumedBudget } from './schemas.ts';
 import { afterResume, fromSpend, willRepause } from './status.ts';
 import { createTargetCheck, type TargetExists } from './targets.ts';
@@ -24,7 +31,11 @@ export interface BudgetStore {
   upsert(body: BudgetUpsert): BudgetRow;
   /** Active again (warn rows: by spend), grace added; not_found when no such row. */
   resume(scope: BudgetScope, scopeId: string, body?: Partial<BudgetResume>): ResumedBudget;
-  /** With a hard cap set and no global row for every model: creates it as a cap row at the hard cap. */
+  /**
+   * At boot, with a hard cap set: creates the global row for every model as a
+   * cap at the hard cap when there is none, or rewrites the existing one as it
+   * is enforced (a cap, no period, limit plus grace at or under the hard cap).
+   */
   ensureHardCapRow(): BudgetRow | null;
   /** The health report's budgetPosture. */
   posture(): BudgetPosture;
@@ -42,6 +53,18 @@ export interface StoreDeps extends BudgetPolicy {
 /** The 400 of a target svc does not know, in the same details shape as a validation failure. */
 const noSuchTarget = (scope: Exclude<BudgetScope, 'global'>) =>
   invalid(BUDGET_MESSAGES.invalidBudget, { details: { formErrors: [], fieldErrors: { scopeId: [BUDGET_MESSAGES.noSuch[scope]] } } });
+
+const HC = BUDGET_MESSAGES.hardCap;
+
+/** What a POST may not do to the hard cap's row: its field messages (empty when nothing is refused). */
+function hardCapRefusals(body: BudgetUpsert, hard: number): Record<string, string[]> {
+  const cap = formatUsdCents(hard);
+  const fields: Record<string, string[]> = {};
+  if (body.mode !== 'cap') fields.mode = [HC.mode(cap)];
+  if (body.limitUsdCents > hard) fields.limitUsdCents = [HC.limit(cap)];
+  if (body.period !== 'none') fields.period = [HC.period(cap)];
+  return fields;
+}
 
 export function createBudgetStore(deps: StoreDeps): BudgetStore {
   const { db } = deps;
@@ -141,6 +164,11 @@ export function createBudgetStore(deps: StoreDeps): BudgetStore {
     },
     upsert(body) {
       if (body.scope !== 'global' && !exists(body.scope, body.scopeId)) throw noSuchTarget(body.scope);
+      const hard = policy.hardCapUsdCents;
+      if (hard !== null && body.scope === 'global' && normaliseModel(body.model) === '') {
+        const fieldErrors = hardCapRefusals(body, hard);
+        if (Object.keys(fieldErrors).length > 0) throw invalid(BUDGET_MESSAGES.invalidBudget, { details: { formErrors: [], fieldErrors } });
+      }
       return upsertTx(body);
     },
     resume: (scope, scopeId, body = {}) =>
@@ -150,6 +178,15 @@ export function createBudgetStore(deps: StoreDeps): BudgetStore {
         if (!found) throw notFound(BUDGET_MESSAGES.notFound);
         const before = current(found, at);
         const grace = body.graceUsdCents ?? 0;
+        const hard = policy.hardCapUsdCents;
+        if (hard !== null && grace > 0 && isHardCapRow(before)) {
+          const enforced = inForce(before, hard);
+          const room = hard - enforced.limit_usd_cents - enforced.grace_usd_cents;
+          if (grace > room) {
+            const graceUsdCents = [HC.grace(formatUsdCents(hard), formatUsdCents(room))];
+            throw invalid(BUDGET_MESSAGES.invalidResume, { details: { formErrors: [], fieldErrors: { graceUsdCents } } });
+          }
+        }
         const withGrace: StoredBudget = { ...before, grace_usd_cents: before.grace_usd_cents + grace, updated_at: at };
         const s = afterResume(numbersOf(withGrace, policy), policy.warnPct);
         const next: StoredBudget = { ...withGrace, status: s.status, warned_pct: s.warnedPct };
@@ -169,8 +206,25 @@ export function createBudgetStore(deps: StoreDeps): BudgetStore {
       if (hard === null) return null;
       return run(() => {
         const found = rows.byKey('global', GLOBAL_SCOPE_ID, '');
-        if (found) return rows.json(found);
         const at = now();
+        if (found) {
+          const enforced = inForce(found, hard);
+          if (enforced === found) return rows.json(found);
+          const next = withStatus({ ...enforced, updated_at: at });
+          rows.update(next);
+          record(next, `set from SVC_BUDGET_HARD_CAP_USD_CENTS: ${describe(next)} (was ${describe(found)}${found.grace_usd_cents > 0 ? ` with ${formatUsdCents(found.grace_usd_cents)} grace` : ''}), status ${next.status}`, {
+            limitUsdCents: next.limit_usd_cents,
+            previousLimitUsdCents: found.limit_usd_cents,
+            mode: next.mode,
+            previousMode: found.mode,
+            period: next.period,
+            graceUsdCents: next.grace_usd_cents,
+            from: found.status,
+            to: next.status,
+            hardCap: true,
+          });
+          return rows.json(next);
+        }
         const created = insertNew({ scope: 'global', scopeId: GLOBAL_SCOPE_ID, limitUsdCents: hard, mode: 'cap', period: 'none', model: null }, '', at);
         record(created, `created from SVC_BUDGET_HARD_CAP_USD_CENTS: ${describe(created)}`, { limitUsdCents: hard, hardCap: true });
         return rows.json(created);
