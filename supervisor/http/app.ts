@@ -43,12 +43,14 @@ import { personalityRoutes } from './routes/personality.ts';
 import { skillsRoutes } from './routes/skills.ts';
 import { governanceRoutes } from './routes/governance.ts';
 import { budgetsRoutes } from './routes/budgets.ts';
+import { modelPricesRoutes } from './routes/model-prices.ts';
 import { approvalsHistoryRoutes } from './routes/approvals-history.ts';
 import { catalogRoutes } from './routes/catalog.ts';
 import { toolsRoutes } from './routes/tools.ts';
 import { MCP_SERVER_ROUTE, mcpRoutes } from './routes/mcp.ts';
 import { MODEL_ROUTE, modelEndpointRoutes } from './routes/model-endpoint.ts';
 import { modelCallsRoutes } from './routes/model-calls.ts';
+import { runawayLimitsRoutes } from './routes/runaway-limits.ts';
 import { MCP_BINDING_HEADER } from '../../shared/mcp/binding.ts';
 
 export const BODY_LIMIT_BYTES = 2 * 1024 * 1024;
@@ -180,11 +182,13 @@ export function buildApp(deps: AppDeps, opts: BuildAppOptions = {}): FastifyInst
   skillsRoutes(app, deps);
   governanceRoutes(app, deps);
   budgetsRoutes(app, deps);
+  modelPricesRoutes(app, deps);
   approvalsHistoryRoutes(app, deps);
   catalogRoutes(app, deps);
   toolsRoutes(app, deps);
   mcpRoutes(app, deps);
   modelCallsRoutes(app, deps);
+  runawayLimitsRoutes(app, deps);
   void app.register(async (scope) => modelEndpointRoutes(scope, deps));
 
   const ui = createStaticUi(deps.config.uiDist);
