@@ -18,28 +18,46 @@ export function refusalText(budgetLabel: string, cap: string): string {
   return `svc stopped this call: the ${budgetLabel} budget reached its cap of ${cap}. Resume it in svc to continue.`;
 }
 
+// Each shape follows the real API's answer field for field and event for
+// event (the official `openai` and `@anthropic-ai/sdk` stream helpers rebuild
+// the answer from the events and fail on a missing one; test/http/
+// model-endpoint-sdks.test.ts runs them against every shape):
+//   completions  role chunk, text chunk, finish chunk, usage chunk, [DONE]
+//   messages     message_start, content_block_start, content_block_delta,
+//                content_block_stop, message_delta, message_stop
+//   responses    response.created, response.in_progress, output_item.added,
+//                content_part.added, output_text.delta, output_text.done,
+//                content_part.done, output_item.done, response.completed,
+//                numbered by `sequence_number`; no [DONE]
+
 const sse = (events: Array<{ event?: string; data: unknown }>, done = false) =>
   events.map((e) => `${e.event ? `event: ${e.event}\n` : ''}data: ${JSON.stringify(e.data)}\n\n`).join('') + (done ? 'data: [DONE]\n\n' : '');
 
 function completions(id: string, model: string, text: string, stream: boolean, created: number): RefusalAnswer {
-  const usage = { prompt_tokens: 0, completion_tokens: 0, total_tokens: 0 };
+  const usage = {
+    prompt_tokens: 0, completion_tokens: 0, total_tokens: 0,
+    prompt_tokens_details: { cached_tokens: 0 }, completion_tokens_details: { reasoning_tokens: 0 },
+  };
+  const head = { id, created, model, system_fingerprint: null };
   if (!stream) {
     return {
       contentType: 'application/json',
       body: JSON.stringify({
-        id, object: 'chat.completion', created, model,
-        choices: [{ index: 0, message: { role: 'assistant', content: text }, finish_reason: 'stop' }],
+        ...head, object: 'chat.completion',
+        choices: [{ index: 0, message: { role: 'assistant', content: text, refusal: null, annotations: [] }, logprobs: null, finish_reason: 'stop' }],
         usage,
       }),
     };
   }
-  const chunk = (choices: unknown[], extra: object = {}) => ({ data: { id, object: 'chat.completion.chunk', created, model, choices, ...extra } });
+  const chunk = (choices: unknown[], extra: object = {}) => ({ data: { ...head, object: 'chat.completion.chunk', choices, ...extra } });
+  const choice = (delta: object, finish: string | null) => ({ index: 0, delta, logprobs: null, finish_reason: finish });
   return {
     contentType: 'text/event-stream',
     body: sse(
       [
-        chunk([{ index: 0, delta: { role: 'assistant', content: text }, finish_reason: null }]),
-        chunk([{ index: 0, delta: {}, finish_reason: 'stop' }]),
+        chunk([choice({ role: 'assistant', content: '', refusal: null }, null)]),
+        chunk([choice({ content: text }, null)]),
+        chunk([choice({}, 'stop')]),
         chunk([], { usage }),
       ],
       true,
@@ -48,22 +66,14 @@ function completions(id: string, model: string, text: string, stream: boolean, c
 }
 
 function messages(id: string, model: string, text: string, stream: boolean): RefusalAnswer {
-  const usage = { input_tokens: 0, output_tokens: 0 };
-  if (!stream) {
-    return {
-      contentType: 'application/json',
-      body: JSON.stringify({
-        id, type: 'message', role: 'assistant', model,
-        content: [{ type: 'text', text }],
-        stop_reason: 'end_turn', stop_sequence: null, usage,
-      }),
-    };
-  }
+  const usage = { input_tokens: 0, cache_creation_input_tokens: 0, cache_read_input_tokens: 0, output_tokens: 0 };
+  const message = { id, type: 'message', role: 'assistant', model, content: [{ type: 'text', text }], stop_reason: 'end_turn', stop_sequence: null, usage };
+  if (!stream) return { contentType: 'application/json', body: JSON.stringify(message) };
   const ev = (event: string, data: object) => ({ event, data: { type: event, ...data } });
   return {
     contentType: 'text/event-stream',
     body: sse([
-      ev('message_start', { message: { id, type: 'message', role: 'assistant', model, content: [], stop_reason: null, stop_sequence: null, usage } }),
+      ev('message_start', { message: { ...message, content: [], stop_reason: null } }),
       ev('content_block_start', { index: 0, content_block: { type: 'text', text: '' } }),
       ev('content_block_delta', { index: 0, delta: { type: 'text_delta', text } }),
       ev('content_block_stop', { index: 0 }),
@@ -74,18 +84,30 @@ function messages(id: string, model: string, text: string, stream: boolean): Ref
 }
 
 function responses(id: string, model: string, text: string, stream: boolean, created: number): RefusalAnswer {
-  const item = { id: `msg_${id}`, type: 'message', role: 'assistant', status: 'completed', content: [{ type: 'output_text', text, annotations: [] }] };
-  const usage = { input_tokens: 0, output_tokens: 0, total_tokens: 0 };
-  const response = { id, object: 'response', created_at: created, status: 'completed', model, output: [item], usage };
+  const part = { type: 'output_text', annotations: [], logprobs: [], text };
+  const item = { id: `msg_${id}`, type: 'message', role: 'assistant', status: 'completed', content: [part] };
+  const usage = { input_tokens: 0, input_tokens_details: { cached_tokens: 0 }, output_tokens: 0, output_tokens_details: { reasoning_tokens: 0 }, total_tokens: 0 };
+  const response = {
+    id, object: 'response', created_at: created, status: 'completed', error: null, incomplete_details: null,
+    instructions: null, max_output_tokens: null, model, output: [item], parallel_tool_calls: true, previous_response_id: null,
+    reasoning: { effort: null, summary: null }, store: false, temperature: null, text: { format: { type: 'text' } },
+    tool_choice: 'auto', tools: [], top_p: null, truncation: 'disabled', usage, user: null, metadata: {},
+  };
   if (!stream) return { contentType: 'application/json', body: JSON.stringify(response) };
-  const ev = (event: string, data: object) => ({ event, data: { type: event, ...data } });
+  let seq = 0;
+  const ev = (event: string, data: object) => ({ event, data: { type: event, sequence_number: seq++, ...data } });
+  const at = { item_id: item.id, output_index: 0, content_index: 0 };
+  const started = { ...response, status: 'in_progress', output: [], usage: null };
   return {
     contentType: 'text/event-stream',
     body: sse([
-      ev('response.created', { response: { ...response, status: 'in_progress', output: [], usage: null } }),
+      ev('response.created', { response: started }),
+      ev('response.in_progress', { response: started }),
       ev('response.output_item.added', { output_index: 0, item: { ...item, status: 'in_progress', content: [] } }),
-      ev('response.output_text.delta', { item_id: item.id, output_index: 0, content_index: 0, delta: text }),
-      ev('response.output_text.done', { item_id: item.id, output_index: 0, content_index: 0, text }),
+      ev('response.content_part.added', { ...at, part: { ...part, text: '' } }),
+      ev('response.output_text.delta', { ...at, delta: text, logprobs: [] }),
+      ev('response.output_text.done', { ...at, text, logprobs: [] }),
+      ev('response.content_part.done', { ...at, part }),
       ev('response.output_item.done', { output_index: 0, item }),
       ev('response.completed', { response }),
     ]),

@@ -43,7 +43,7 @@ void test('Budgets (issue 22, item 1): no token, a wrong token or another agentâ
   for (const [name, headers] of cases) {
     const r = await post(e, COMPLETIONS, null, body, headers);
     assert.equal(r.status, 401, name);
-    assert.deepEqual(await r.json(), { error: { message: 'invalid svc model token', type: 'authentication_error' } }, name);
+    assert.deepEqual(await r.json(), { error: { message: 'invalid svc model token', type: 'invalid_request_error', param: null, code: 'invalid_api_key' } }, name);
   }
   assert.equal(e.openai.requests.length, 0);
   assert.deepEqual(await callsOf(e), []);
@@ -71,7 +71,7 @@ void test('Budgets (issue 22, item 1): an unrouted agent is a 404, an unknown AP
   const big = JSON.stringify(completionsBody('x'.repeat(TEST_BODY_LIMIT_BYTES)));
   const tooLarge = await post(e, COMPLETIONS, e.tokens.alice, big);
   assert.equal(tooLarge.status, 413);
-  assert.deepEqual(await tooLarge.json(), { error: { message: `request body over ${TEST_BODY_LIMIT_BYTES} bytes`, type: 'request_too_large' } });
+  assert.deepEqual(await tooLarge.json(), { error: { message: `request body over ${TEST_BODY_LIMIT_BYTES} bytes`, type: 'invalid_request_error', param: null, code: null } });
   assert.equal(e.openai.requests.length, 0);
   assert.deepEqual(await callsOf(e), []);
 });

@@ -3,12 +3,14 @@
 // sends every model call. The caller's token (purpose `model`, bound to the
 // path's agent) is the gate: it is checked before the body is read, and the
 // dashboard's access gate and rate limit do not apply here (app.ts). Errors
-// answer in the providers' envelope, `{ error: { message, type } }`, which
-// the gateway's clients read.
+// answer in the envelope of the API the path names (error-shape.ts:
+// Anthropic's on `/v1/messages`, OpenAI's elsewhere), which the gateway's
+// clients and the official SDKs read as typed errors.
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AppDeps } from '../../deps.ts';
 import { createCallContextReader } from '../../../shared/model-proxy/call-context.ts';
 import { apiOfTail } from '../../../shared/model-proxy/api.ts';
+import { errorAnswer } from '../../../shared/model-proxy/error-shape.ts';
 import { createModelCallHandler } from '../../../shared/model-proxy/call.ts';
 import { createCallRecorder } from '../../../shared/model-proxy/records.ts';
 import { createCostRecords } from '../../../shared/costs/index.ts';
@@ -26,8 +28,6 @@ const M = {
   notRouted: (agentId: string) => `agent ${agentId} is not routed through svc`,
   tooLarge: (n: number) => `request body over ${n} bytes`,
 } as const;
-
-const TYPE_OF: Record<number, string> = { 400: 'invalid_request_error', 401: 'authentication_error', 404: 'not_found_error', 405: 'invalid_request_error', 413: 'request_too_large' };
 
 function presentedToken(req: FastifyRequest): string | null {
   const auth = req.headers.authorization;
@@ -60,10 +60,15 @@ export async function modelEndpointRoutes(scope: FastifyInstance, deps: AppDeps,
 
   scope.setErrorHandler((err: FastifyError, req: FastifyRequest, reply: FastifyReply) => {
     const status = err instanceof HttpError ? err.statusCode : (err.statusCode ?? 500);
-    if (status === 413) return reply.code(413).send({ error: { message: M.tooLarge(bodyLimit), type: TYPE_OF[413] } });
-    if (status >= 500) deps.logger.error({ err, method: req.method, agentId: (req.params as { agentId?: string }).agentId }, 'model endpoint: internal error');
-    const message = err instanceof HttpError || status < 500 ? (status === 400 && !(err instanceof HttpError) ? M.badJson : err.message) : 'internal error';
-    return reply.code(status).send({ error: { message, type: TYPE_OF[status] ?? 'api_error', ...(err instanceof HttpError ? err.extra : {}) } });
+    const params = req.params as { agentId?: string; '*'?: string };
+    const api = apiOfTail(params['*'] ?? '');
+    if (status >= 500) deps.logger.error({ err, method: req.method, agentId: params.agentId }, 'model endpoint: internal error');
+    const message =
+      status === 413 ? M.tooLarge(bodyLimit)
+      : err instanceof HttpError || status < 500 ? (status === 400 && !(err instanceof HttpError) ? M.badJson : err.message)
+      : 'internal error';
+    const answer = errorAnswer(api, status, message, err instanceof HttpError ? err.extra : {});
+    return reply.code(status).type(answer.contentType).send(answer.body);
   });
 
   scope.route({
@@ -96,8 +101,10 @@ export async function modelEndpointRoutes(scope: FastifyInstance, deps: AppDeps,
         await handle({ agentId, api, upstream, raw, body, headers: req.headers, res: reply.raw, receivedAt });
       } catch (err) {
         deps.logger.error({ err, agentId, api }, 'model endpoint: a call failed after its answer began');
-        if (!reply.raw.headersSent) reply.raw.writeHead(500, { 'content-type': 'application/json' }).end(JSON.stringify({ error: { message: 'internal error', type: 'api_error' } }));
-        else reply.raw.destroy();
+        if (!reply.raw.headersSent) {
+          const answer = errorAnswer(api, 500, 'internal error');
+          reply.raw.writeHead(500, { 'content-type': answer.contentType }).end(answer.body);
+        } else reply.raw.destroy();
       }
     },
   });
