@@ -1,7 +1,9 @@
 // The gateway page (`/gateway`): the status card with Start / Stop /
 // Restart (the same job component as setup), the config form, svc's own
-// version with self-update, what svc wires into the gateway, and routing.
+// version with self-update, what svc wires into the gateway, routing, and
+// the gateway's own tool-loop detection.
 import { ConfigSection } from './ConfigSection.tsx';
+import { LoopDetectionSection } from './LoopDetectionSection.tsx';
 import { ModelRoutingSection } from './ModelRoutingSection.tsx';
 import { SelfVersionCard } from './SelfVersionCard.tsx';
 import { WiringSection } from './WiringSection.tsx';
@@ -27,6 +29,9 @@ export default function GatewayPage() {
         </div>
         <div className="lg:col-span-2">
           <ModelRoutingSection />
+        </div>
+        <div className="lg:col-span-2">
+          <LoopDetectionSection />
         </div>
       </div>
     </section>
