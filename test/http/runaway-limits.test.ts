@@ -12,6 +12,9 @@ import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { RUNAWAY_DEFAULTS } from '../../shared/model-proxy/runaway.ts';
 import { resolveRunawayLimits } from '../../shared/model-proxy/runaway-limits.ts';
+import { recordRunaway } from '../../shared/model-proxy/runaway-record.ts';
+import { detectRunaway } from '../../shared/model-proxy/runaway.ts';
+import { createEntryWriter } from '../../shared/team-chat/entries.ts';
 import { buildTestApp } from '../helpers/app.ts';
 
 interface Json { [k: string]: unknown }
@@ -68,6 +71,35 @@ void test('Runaway (issue 31, item 7): an agent on two teams is held to the stri
   await send(app, 'PUT', `/api/teams/${blue}/runaway-limits`, { maxCallsPerTurn: 50, maxIdenticalRepeats: 3 });
   assert.deepEqual(resolveRunawayLimits(runtime.deps.settingsTable, [red, blue]), { maxCallsPerTurn: 20, maxIdenticalRepeats: 3 });
   assert.deepEqual(resolveRunawayLimits(runtime.deps.settingsTable, []), RUNAWAY_DEFAULTS);
+});
+
+void test('Runaway (issue 31, item 7): an ended turn leaves one loop_detected event per ended call and one transcript note per turn', async (t) => {
+  const { app, runtime } = await buildTestApp(t);
+  const teamId = await team(app, 'Crew', 'alice');
+  const { tx, eventLog, chatMessages } = runtime.deps;
+  const deps = { tx, eventLog, entries: createEntryWriter(chatMessages, Date.now) };
+  const call = { tool_calls: [{ id: 'c', type: 'function', function: { name: 'exec', arguments: '{"cmd":"ls"}' } }] };
+  const messages = [{ role: 'user', content: 'go' }, ...[1, 2].flatMap(() => [{ role: 'assistant', ...call }, { role: 'tool', tool_call_id: 'c', content: 'a b' }])];
+  const hit = detectRunaway('openai-completions', { messages }, { maxCallsPerTurn: 100, maxIdenticalRepeats: 2 }, 'alice');
+  assert.ok(hit);
+  const sessionKey = `agent:alice:team:${teamId}`;
+  // The gateway retries the ended call once: a second event, no second note.
+  for (const callId of ['call-1', 'call-2']) recordRunaway(deps, { agentId: 'alice', sessionKey, teamId, hit, runId: 'run-7', traceId: 'a'.repeat(32), callId });
+
+  const events = await send(app, 'GET', `/api/obs/events?teamId=${teamId}&kinds=loop_detected`);
+  const rows = (events.body.events ?? events.body) as Array<{ kind: string; agentId: string; correlationId: string; data: unknown }>;
+  assert.deepEqual(rows.map((e) => [e.kind, e.agentId, e.correlationId]).sort(), [['loop_detected', 'alice', 'call-1'], ['loop_detected', 'alice', 'call-2']]);
+  const data = (typeof rows[0]?.data === 'string' ? JSON.parse(rows[0].data) : rows[0]?.data) as Json;
+  assert.deepEqual({ reason: data.reason, count: data.count, limit: data.limit, tool: data.tool, runId: data.runId }, { reason: 'repeated_tool_call', count: 2, limit: 2, tool: 'exec', runId: 'run-7' });
+
+  const history = await send(app, 'GET', `/api/chat-history?sessionKey=${encodeURIComponent(sessionKey)}`);
+  const notes = (history.body.entries as Array<{ role: string; kind: string; text: string }>).filter((e) => e.kind === 'meta');
+  assert.deepEqual(notes.map((n) => [n.role, n.text]), [['system', 'svc ended this turn: alice repeated the same exec call 2 times with the same result (the limit is 2).']]);
+
+  // A call outside svc's runs (no session of svc's): the event only.
+  recordRunaway(deps, { agentId: 'alice', sessionKey: null, teamId: null, hit, callId: 'call-3' });
+  const all = await send(app, 'GET', '/api/obs/events?kinds=loop_detected');
+  assert.equal(((all.body.events ?? all.body) as unknown[]).length, 3);
 });
 
 void test('Runaway (issue 31, item 7): the gateway\'s tool-loop detection per agent, read from its file while svc is not connected; the switch then answers 503 and writes nothing', async (t) => {
