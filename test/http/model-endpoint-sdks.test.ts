@@ -4,13 +4,17 @@
 // Each refusal must come back as a typed result whose text is the refusal's;
 // each error as the SDK's typed error carrying svc's message.
 import assert from 'node:assert/strict';
+import { createServer } from 'node:net';
 import { test } from 'node:test';
 import Anthropic from '@anthropic-ai/sdk';
 import OpenAI from 'openai';
 import { PRICED_MODEL, TEST_BODY_LIMIT_BYTES, createBudget, post, startEndpoint, type Endpoint } from './model-endpoint-fixture.ts';
 
-// Under a 1-cent cap, a call allowed 100k output tokens of gpt-4o-mini (6 cents at most) is refused.
+// Under a 1-cent cap, a call allowed 100k output tokens is refused: 6 cents at
+// most for gpt-4o-mini (alice, carol), $1.50 for claude-sonnet-4-5 (bob, whose
+// provider is Anthropic, which prices its own models only).
 const MAX = 100_000;
+const CLAUDE = 'claude-sonnet-4-5';
 const refusal = (agentId: string) => `svc stopped this call: the agent ${agentId} budget reached its cap of $0.01. Resume it in svc to continue.`;
 
 const openai = (e: Endpoint, agentId: string, apiKey: string) => new OpenAI({ baseURL: `${e.base}/model/${agentId}/v1`, apiKey, maxRetries: 0 });
@@ -95,7 +99,7 @@ void test('Budgets (issue 31, item 8): the Anthropic SDK reads the Messages refu
   const e = await startEndpoint(t);
   await createBudget(e, { scope: 'agent', scopeId: 'bob', limitUsdCents: 1, mode: 'cap' });
   const client = anthropic(e, 'bob', e.tokens.bob);
-  const params = { model: PRICED_MODEL, max_tokens: MAX, messages: [{ role: 'user' as const, content: 'please' }] };
+  const params = { model: CLAUDE, max_tokens: MAX, messages: [{ role: 'user' as const, content: 'please' }] };
   const textOf = (m: Anthropic.Message) => m.content.map((b) => (b.type === 'text' ? b.text : '')).join('');
 
   const plain = await client.messages.create(params);
@@ -147,7 +151,7 @@ void test('Budgets (issue 31, item 8): svc’s own errors reach the openai SDK a
 
 void test('Budgets (issue 31, item 8): svc’s own errors on the Anthropic path answer in Anthropic’s envelope and reach its SDK as typed errors', async (t) => {
   const e = await startEndpoint(t);
-  const params = { model: PRICED_MODEL, max_tokens: 100, messages: [{ role: 'user' as const, content: 'hi' }] };
+  const params = { model: CLAUDE, max_tokens: 100, messages: [{ role: 'user' as const, content: 'hi' }] };
 
   const bad = anthropic(e, 'bob', e.tokens.alice);
   const auth = await rejectsWith(bad.messages.create(params), Anthropic.AuthenticationError, 'invalid svc model token');
@@ -171,4 +175,48 @@ void test('Budgets (issue 31, item 8): svc’s own errors on the Anthropic path 
   assert.equal(get.status, 405);
   assert.deepEqual(await get.json(), { type: 'error', error: { type: 'invalid_request_error', message: 'method not allowed: use POST' } });
   assert.equal(e.anthropic.requests.length, 0);
+});
+
+/** An address with nothing listening (free a moment ago): a connect there is refused. */
+async function deadUrl(): Promise<string> {
+  const port = await new Promise<number>((resolve) => {
+    const s = createServer().listen(0, '127.0.0.1', () => {
+      const p = (s.address() as { port: number }).port;
+      s.close(() => resolve(p));
+    });
+  });
+  return `http://127.0.0.1:${port}`;
+}
+
+void test('Budgets (issue 31, item 8): a request svc will not forward is a typed 400 and a provider that is down a typed 5xx, in each SDK', async (t) => {
+  const e = await startEndpoint(t);
+  const carol = openai(e, 'carol', e.tokens.carol);
+  const background = await rejectsWith(carol.responses.create({ model: PRICED_MODEL, input: 'hi', background: true }), OpenAI.BadRequestError, 'background responses are refused');
+  assert.equal(background.type, 'invalid_request_error');
+  const bob = anthropic(e, 'bob', e.tokens.bob);
+  const params = { model: CLAUDE, max_tokens: 100, messages: [{ role: 'user' as const, content: 'hi' }] };
+  const tool = await rejectsWith(
+    bob.messages.stream({ ...params, tools: [{ type: 'web_search_20250305', name: 'web_search' }] }).finalMessage(),
+    Anthropic.BadRequestError,
+    'tool type web_search_20250305 is refused',
+  );
+  assert.equal(tool.type, 'invalid_request_error');
+  assert.equal(e.anthropic.requests.length, 0);
+
+  const dead = await deadUrl();
+  const reg = e.runtime.deps.modelRouting.registry;
+  const current = reg.read();
+  reg.write({
+    ...current,
+    upstreams: {
+      ...current.upstreams,
+      fake: { ...current.upstreams.fake!, baseUrl: `${dead}/v1` },
+      anthropic: { ...current.upstreams.anthropic!, baseUrl: dead },
+    },
+  });
+  const chat = { model: PRICED_MODEL, messages: [{ role: 'user' as const, content: 'hi' }] };
+  const down = await rejectsWith(openai(e, 'alice', e.tokens.alice).chat.completions.stream(chat).finalChatCompletion(), OpenAI.InternalServerError, 'provider unreachable');
+  assert.deepEqual([down.status, down.type], [502, 'server_error']);
+  const aDown = await rejectsWith(bob.messages.create(params), Anthropic.InternalServerError, 'provider unreachable');
+  assert.deepEqual([aDown.status, aDown.type, aDown.apiMessage], [502, 'api_error', 'provider unreachable']);
 });
