@@ -33,6 +33,8 @@ export interface BudgetLedger {
   release(callId: string): void;
   /** Fallback metering (a call that did not pass svc's endpoint): spend after the fact; may pause. */
   recordSpend(scope: CallScope, usd: number): BudgetTransition[];
+  /** Whether any cap budget (the hard cap's row included) applies to scope: a call there must have a known price. */
+  capApplies(scope: CallScope): boolean;
   /** The first paused cap budget that applies to scope, else null. */
   blockedBy(scope: CallScope): BudgetRow | null;
   /**
@@ -222,6 +224,7 @@ export function createBudgetLedger(deps: LedgerDeps): BudgetLedger {
     settle: (callId, actualUsd) => settleTx(callId, actualUsd),
     release: (callId) => releaseTx(callId),
     recordSpend: (scope, usd) => (usd > 0 ? recordSpendTx(scope, usd) : []),
+    capApplies: (scope) => policy.hardCapUsdCents !== null || rows.applying(scope).some((r) => r.mode === 'cap'),
     blockedBy(scope) {
       const at = now();
       let applying = rows.applying(scope);

@@ -7,6 +7,7 @@ import { periodRolledOver, periodStartOf, type BudgetPeriod } from './period.ts'
 import { GLOBAL_SCOPE_ID, type BudgetMode, type BudgetRow, type BudgetScope, type BudgetStatus, type CallScope } from './schemas.ts';
 import { fromSpend, type BudgetNumbers } from './status.ts';
 import { labelOf } from './events.ts';
+import { bareModel, modelFamilies } from '../pricing/family.ts';
 
 export interface StoredBudget {
   id: string;
@@ -37,12 +38,16 @@ export interface BudgetPolicy {
 
 /**
  * A model name as budgets compare it: lowercased, without a `<provider>/`
- * prefix (as shared/pricing.ts looks prices up); '' for none.
+ * prefix (as shared/pricing looks prices up); '' for none. A call counts under
+ * a per-model budget when the budget's model is in the call model's family
+ * (`gpt-4o-2024-08-06` under `gpt-4o`: shared/pricing/family.ts).
  */
 export function normaliseModel(model: string | null | undefined): string {
-  const name = (model ?? '').trim().toLowerCase();
-  return name.includes('/') ? name.slice(name.lastIndexOf('/') + 1) : name;
+  return model === null || model === undefined ? '' : bareModel(model);
 }
+
+/** A call's ids of one scope: its own and the further ones, once each. */
+const idsOf = (id: string | null, more: readonly string[] | undefined): string[] => [...new Set([...(id === null ? [] : [id]), ...(more ?? [])])];
 
 /** The row the hard cap applies to: global, all, every model (every call reserves under it). */
 export const isHardCapRow = (r: Pick<StoredBudget, 'scope' | 'scope_id' | 'model'>): boolean =>
@@ -140,9 +145,9 @@ export interface BudgetRows {
 export function createBudgetRows(db: Db, policy: Pick<BudgetPolicy, 'hardCapUsdCents'> = { hardCapUsdCents: null }): BudgetRows {
   const applying = db.prepare(
     `SELECT ${BUDGET_COLUMNS} FROM budgets
-     WHERE (model = '' OR model = @model)
-       AND ((scope = 'global' AND scope_id = '${GLOBAL_SCOPE_ID}') OR (scope = 'team' AND scope_id = @teamId)
-         OR (scope = 'agent' AND scope_id = @agentId) OR (scope = 'task' AND scope_id = @taskId))
+     WHERE (model = '' OR model IN (SELECT value FROM json_each(@models)))
+       AND ((scope = 'global' AND scope_id = '${GLOBAL_SCOPE_ID}') OR (scope = 'team' AND scope_id IN (SELECT value FROM json_each(@teamIds)))
+         OR (scope = 'agent' AND scope_id = @agentId) OR (scope = 'task' AND scope_id IN (SELECT value FROM json_each(@taskIds))))
      ORDER BY scope, scope_id, model`,
   );
   const byKey = db.prepare(`SELECT ${BUDGET_COLUMNS} FROM budgets WHERE scope = ? AND scope_id = ? AND model = ?`);
@@ -165,7 +170,12 @@ export function createBudgetRows(db: Db, policy: Pick<BudgetPolicy, 'hardCapUsdC
       return toBudgetRow(inForce(r, policy.hardCapUsdCents), name);
     },
     applying: (s) =>
-      applying.all({ model: normaliseModel(s.model), teamId: s.teamId, agentId: s.agentId, taskId: s.taskId }) as StoredBudget[],
+      applying.all({
+        models: JSON.stringify(s.model === null ? [] : modelFamilies(s.model)),
+        teamIds: JSON.stringify(idsOf(s.teamId, s.teamIds)),
+        agentId: s.agentId,
+        taskIds: JSON.stringify(idsOf(s.taskId, s.taskIds)),
+      }) as StoredBudget[],
     byKey: (scope, scopeId, model) => (byKey.get(scope, scopeId, model) as StoredBudget | undefined) ?? null,
     byId: (id) => (byId.get(id) as StoredBudget | undefined) ?? null,
     all: () => all.all() as StoredBudget[],

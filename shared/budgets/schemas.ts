@@ -87,6 +87,10 @@ export interface CallScope {
   teamId: string | null;
   taskId: string | null;
   model: string | null;
+  /** Further teams whose budgets apply (an agent outside svc's runs: every team it is on). */
+  teamIds?: readonly string[];
+  /** Further board tasks whose budgets apply. */
+  taskIds?: readonly string[];
 }
 
 /** One budget's change caused by a ledger write. */

@@ -1,17 +1,27 @@
-// Who a model call belongs to. The gateway sends no agent or session id in
-// headers (RECIPE §10): the agent is the endpoint path's (its per-agent
-// provider), the session key is read from the `Runtime: … session=<key> | …`
-// line the gateway puts in the turn's user message, and svc's running
-// execution of that agent and session (shared/team-chat/executions.ts) gives
-// the team, the board task, the run and the trace. A call of a session svc
-// did not start (a CLI chat, a sub-agent) still has its agent; a team
-// session key gives its team.
+// Who a model call belongs to, from svc's own state only. The agent is the
+// endpoint path's (its token is bound to it). The team, the board task, the
+// run and the trace come from svc's running execution of that agent
+// (shared/team-chat/executions.ts); text in the body never names a budget:
+// an agent can write any `Runtime: … session=<key>` line it likes. With no
+// running execution, every team the agent is on (its own and those it
+// leads) applies, so a call outside svc's runs is still held to every cap
+// that could be meant. With several, every running team applies; the body's
+// session key only picks which of the agent's own executions labels the
+// call's record and trace.
 import type { Db } from '../db/open.ts';
 
 export interface CallContext {
+  /** The execution's session key, else the body's when it has a session key's shape (display only). */
   sessionKey: string | null;
+  /** The session key of svc's execution (a halt targets only this), else null. */
+  executionSessionKey: string | null;
+  /** The team the call's record names: the execution's, else the agent's only team, else null. */
   teamId: string | null;
   taskId: string | null;
+  /** Every team whose budgets apply. */
+  teamIds: string[];
+  /** Every board task whose budgets apply. */
+  taskIds: string[];
   /** The gateway run id of svc's execution, when svc started the run. */
   runId: string | null;
   executionId: string | null;
@@ -60,16 +70,21 @@ export function sessionKeyOf(body: Obj): string | null {
   return null;
 }
 
-/** The team of a team session key (`agent:<id>:team:<teamId>[...]`), else null. */
-export function teamOfSessionKey(key: string): string | null {
-  const m = /^agent:[^:]+:team:([^:]+)/.exec(key);
-  return m ? (m[1] as string) : null;
+/** Longest session key kept on a call's row; longer or oddly shaped keys are not kept. */
+export const MAX_SESSION_KEY_LENGTH = 200;
+const SESSION_KEY_SHAPE = /^[A-Za-z0-9:._@/+-]+$/;
+
+/** A caller-written session key as svc stores it: its shape checked and its length capped, else null. */
+export function storableSessionKey(key: string | null): string | null {
+  if (key === null || key.length > MAX_SESSION_KEY_LENGTH || !SESSION_KEY_SHAPE.test(key)) return null;
+  return key;
 }
 
 interface ExecutionRow {
   id: string;
   teamId: string;
   taskId: string | null;
+  sessionKey: string;
   runId: string | null;
   traceId: string;
   spanId: string;
@@ -79,23 +94,50 @@ export interface CallContextReader {
   of(agentId: string, body: Obj): CallContext;
 }
 
+/** How many running executions of one agent are read for a call (an agent runs in a few teams at most). */
+const MAX_RUNNING = 50;
+
 export function createCallContextReader(db: Db): CallContextReader {
-  // svc's key is the gateway's without a spawn suffix, and the gateway may
-  // lowercase keys: the running row whose key is the call's, or its prefix.
+  // The gateway may lowercase ids and keys.
   const running = db.prepare(
-    `SELECT id, team_id AS teamId, task_id AS taskId, run_id AS runId, trace_id AS traceId, span_id AS spanId
-     FROM executions WHERE status = 'running' AND lower(agent_id) = lower(@agentId)
-       AND (lower(session_key) = lower(@key) OR lower(@key) LIKE lower(session_key) || ':%')
-     ORDER BY started_at DESC, id DESC LIMIT 1`,
+    `SELECT id, team_id AS teamId, task_id AS taskId, session_key AS sessionKey, run_id AS runId, trace_id AS traceId, span_id AS spanId
+     FROM executions WHERE status = 'running' AND lower(agent_id) = lower(?)
+     ORDER BY started_at DESC, id DESC LIMIT ${MAX_RUNNING}`,
   );
+  // The path's agent is a gateway agent id: svc's agent with that gateway id, or with that id.
+  const teamsOf = db
+    .prepare(
+      `WITH mine AS (SELECT id, team_id FROM agents WHERE lower(coalesce(gateway_id, id)) = lower(@a) OR lower(id) = lower(@a))
+       SELECT team_id FROM mine WHERE team_id IS NOT NULL
+       UNION SELECT t.id FROM teams t JOIN mine ON t.leader_agent_id = mine.id`,
+    )
+    .pluck();
+  /** svc's key is the gateway's without a spawn suffix: the claimed key is the row's or extends it. */
+  const claims = (row: ExecutionRow, key: string | null) => {
+    if (key === null) return false;
+    const k = key.toLowerCase();
+    const own = row.sessionKey.toLowerCase();
+    return k === own || k.startsWith(`${own}:`);
+  };
   return {
     of(agentId, body) {
-      const sessionKey = sessionKeyOf(body);
-      const empty: CallContext = { sessionKey, teamId: null, taskId: null, runId: null, executionId: null, traceId: null, spanId: null };
-      if (sessionKey === null) return empty;
-      const row = running.get({ agentId, key: sessionKey }) as ExecutionRow | undefined;
-      if (!row) return { ...empty, teamId: teamOfSessionKey(sessionKey) };
-      return { sessionKey, teamId: row.teamId, taskId: row.taskId, runId: row.runId, executionId: row.id, traceId: row.traceId, spanId: row.spanId };
+      const claimed = sessionKeyOf(body);
+      const rows = running.all(agentId) as ExecutionRow[];
+      if (rows.length === 0) {
+        const teamIds = (teamsOf.all({ a: agentId }) as string[]).sort();
+        return {
+          sessionKey: storableSessionKey(claimed), executionSessionKey: null,
+          teamId: teamIds.length === 1 ? (teamIds[0] as string) : null, taskId: null, teamIds, taskIds: [],
+          runId: null, executionId: null, traceId: null, spanId: null,
+        };
+      }
+      const row = rows.find((r) => claims(r, claimed)) ?? (rows[0] as ExecutionRow);
+      const uniq = (xs: Array<string | null>) => [...new Set(xs.filter((x): x is string => x !== null))].sort();
+      return {
+        sessionKey: row.sessionKey, executionSessionKey: row.sessionKey, teamId: row.teamId, taskId: row.taskId,
+        teamIds: uniq(rows.map((r) => r.teamId)), taskIds: uniq(rows.map((r) => r.taskId)),
+        runId: row.runId, executionId: row.id, traceId: row.traceId, spanId: row.spanId,
+      };
     },
   };
 }

@@ -1,12 +1,18 @@
-// One model call through svc's endpoint, start to end: the `open` row, the
+// One model call through svc's endpoint, start to end: the request's rules
+// (request-rules.ts: a listed model, nothing svc cannot price; an unpriced
+// model under any cap is refused too: unknown is not free), the `open` row, the
 // reservation under every budget that applies, then either the refusal (a
 // cap said no) or the pass-through, and the settlement:
 //   ok                      settled at the usage's cost (the estimate when the
 //                           provider sent no usage: the side that never lets
 //                           spend through)
-//   cut / aborted           settled at what was seen: the usage if it came,
-//                           else the estimate's input plus the streamed
-//                           output characters / 4 as output tokens
+//   cut                     the provider ended the answer early: settled at
+//                           what was seen (the usage if it came, else the
+//                           estimate's input plus the streamed output
+//                           characters / 4 as output tokens)
+//   aborted                 the caller went away: the answer was read to its
+//                           end anyway (forward.ts), settled at its usage;
+//                           without usage, at least the reservation
 //   upstream_error          released (the provider's error went to the caller)
 //   unreachable             released; the caller gets a 502
 // A refusal pauses the budget (ledger), writes its `error` event and asks the
@@ -25,10 +31,16 @@ import type { ResolvedUpstream, RoutedApi } from '../model-routing/registry.ts';
 import { traceIdOf, upstreamHeaders, upstreamUrl, withUsageRequested } from './api.ts';
 import type { CallContextReader } from './call-context.ts';
 import { estimateCall, tokensOfChars, type Estimate } from './estimate.ts';
-import { forward, type ForwardResult } from './forward.ts';
+import { errorAnswer } from './error-shape.ts';
+import { forward, OVERHEAD_HEADER, overheadMs, type ForwardResult } from './forward.ts';
 import { eventBase, type CallRecorder } from './records.ts';
 import { refusalAnswer, refusalText } from './refusal.ts';
+import { refusedRequest } from './request-rules.ts';
 import type { CallUsage } from './usage.ts';
+
+/** A model with no known price under a cap: unknown is not free. */
+export const unpricedText = (model: string): string =>
+  `model ${model} has no known price, and a cap budget applies to this call: set its price in svc or in the gateway's config`;
 
 export interface BudgetHaltRequest {
   agentId: string;
@@ -72,7 +84,10 @@ export interface ModelCallRequest {
  */
 function chargedTokens(r: ForwardResult, est: Estimate): CallUsage {
   const u = r.usage;
-  if (r.outcome === 'ok') return u ?? { inputTokens: est.inputTokens, outputTokens: est.outputTokens, cacheReadTokens: 0, cacheWriteTokens: 0 };
+  const whole = { inputTokens: est.inputTokens, outputTokens: est.outputTokens, cacheReadTokens: 0, cacheWriteTokens: 0 };
+  if (r.outcome === 'ok') return u ?? whole;
+  // Nobody saw the end of an aborted answer: what the provider billed is unknown, so the worst case.
+  if (r.outcome === 'aborted' && u === null) return { ...whole, outputTokens: Math.max(est.outputTokens, tokensOfChars(r.outputChars)) };
   return {
     inputTokens: u?.inputTokens || est.inputTokens,
     outputTokens: Math.max(u?.outputTokens ?? 0, tokensOfChars(r.outputChars)),
@@ -95,13 +110,30 @@ export function createModelCallHandler(deps: ModelCallDeps) {
     }
   };
 
+  /** svc's own answer (a refusal or an error), with the time svc spent as its overhead. */
+  const answer = (req: ModelCallRequest, status: number, a: { contentType: string; body: string }): void => {
+    req.res.writeHead(status, { 'content-type': a.contentType, 'cache-control': 'no-cache', [OVERHEAD_HEADER]: overheadMs(performance.now() - req.receivedAt) });
+    req.res.end(a.body);
+  };
+
   return async function handle(req: ModelCallRequest): Promise<void> {
     const { agentId, api, upstream, raw, body, res } = req;
-    const model = typeof body.model === 'string' ? body.model : null;
-    const priced = model === null ? null : `${upstream.id}/${model}`;
+    const refused = refusedRequest(api, agentId, body, upstream.models);
+    if (refused !== null) {
+      logger.info({ agentId, api, refused }, 'model endpoint: a request svc cannot price was refused');
+      answer(req, 400, errorAnswer(api, 400, refused));
+      return;
+    }
+    const model = body.model as string;
+    const priced = `${upstream.id}/${model}`;
     const stream = body.stream === true;
-    const est = estimateCall(recorder.prices, priced, raw.length, body);
     const ctx = context.of(agentId, body);
+    const scope = { agentId, teamId: ctx.teamId, taskId: ctx.taskId, teamIds: ctx.teamIds, taskIds: ctx.taskIds, model };
+    if (!recorder.prices.isPriced(priced) && ledger.capApplies(scope)) {
+      answer(req, 400, errorAnswer(api, 400, unpricedText(model)));
+      return;
+    }
+    const est = estimateCall(recorder.prices, api, priced, raw.length, body);
     const traceId = ctx.traceId ?? traceIdOf(req.headers.traceparent);
     const startedAt = now();
     const { id, reserved } = deps.tx.run(() => {
@@ -109,7 +141,7 @@ export function createModelCallHandler(deps: ModelCallDeps) {
         agentId, teamId: ctx.teamId, taskId: ctx.taskId, sessionKey: ctx.sessionKey, runId: ctx.runId,
         traceId: traceIdOf(req.headers.traceparent) ?? ctx.traceId, provider: upstream.id, api, model, estimateUsd: est.usd, startedAt,
       });
-      return { id: callId, reserved: ledger.reserve(callId, { agentId, teamId: ctx.teamId, taskId: ctx.taskId, model }, est.usd) };
+      return { id: callId, reserved: ledger.reserve(callId, scope, est.usd) };
     });
     if (!reserved.ok) {
       const label = budgetLabel(reserved.refusedBy);
@@ -118,10 +150,9 @@ export function createModelCallHandler(deps: ModelCallDeps) {
         durationMs: performance.now() - req.receivedAt, endedAt: now(),
       });
       recorder.transitions(eventBase(agentId, ctx, traceId), reserved.transitions);
-      if (ctx.sessionKey !== null) await halt({ agentId, sessionKey: ctx.sessionKey, budgetLabel: label, budgetId: reserved.refusedBy.id });
-      const answer = refusalAnswer(api, { id, model, stream, text: refusalText(label, capText(reserved.refusedBy)), nowMs: startedAt });
-      res.writeHead(200, { 'content-type': answer.contentType, 'cache-control': 'no-cache' });
-      res.end(answer.body);
+      // Only svc's own run is halted: a session key written in the body names nothing svc acts on.
+      if (ctx.executionSessionKey !== null) await halt({ agentId, sessionKey: ctx.executionSessionKey, budgetLabel: label, budgetId: reserved.refusedBy.id });
+      answer(req, 200, refusalAnswer(api, { id, model, stream, text: refusalText(label, capText(reserved.refusedBy)), nowMs: startedAt }));
       return;
     }
 
@@ -145,10 +176,7 @@ export function createModelCallHandler(deps: ModelCallDeps) {
       ledger.release(id);
       if (r.outcome === 'unreachable') {
         logger.warn({ agentId, upstream: upstream.id, error: r.error }, 'model endpoint: provider unreachable');
-        if (!res.headersSent) {
-          res.writeHead(502, { 'content-type': 'application/json' });
-          res.end(JSON.stringify({ error: { message: 'provider unreachable', type: 'api_error' } }));
-        }
+        if (!res.headersSent) answer(req, 502, errorAnswer(api, 502, 'provider unreachable'));
       }
       calls.finish(id, { outcome: 'upstream_error', httpStatus: r.status ?? 502, ttftMs: r.ttftMs, durationMs: r.durationMs, endedAt });
       return;

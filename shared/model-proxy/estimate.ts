@@ -6,12 +6,15 @@
 // request's own maximum (max_completion_tokens, max_tokens or
 // max_output_tokens), else DEFAULT_MAX_OUTPUT_TOKENS. Priced by the price
 // book the settlement prices by (shared/pricing), every input token at the
-// model's input price. A call can still cost more than
+// model's input price. A call asking for `n` answers (chat completions)
+// reserves n times the output. A call can still cost more than
 // its estimate when the body is mostly non-ASCII text (more tokens than
 // bytes / 3) or when no maximum was sent and the model writes longer than
 // the default: the settlement then counts the actual cost, and the overshoot
 // of a cap is at most that one call's actual-minus-estimate.
 import type { Prices } from '../pricing/index.ts';
+import type { RoutedApi } from '../model-routing/registry.ts';
+import { choicesOf } from './request-rules.ts';
 
 export const BYTES_PER_INPUT_TOKEN = 3;
 export const DEFAULT_MAX_OUTPUT_TOKENS = 4096;
@@ -30,9 +33,9 @@ export function maxOutputTokensOf(body: Record<string, unknown>): number | null 
 }
 
 /** `model` as it is priced: `<upstream>/<model>`. */
-export function estimateCall(prices: Prices, model: string | null, bodyBytes: number, body: Record<string, unknown>): Estimate {
+export function estimateCall(prices: Prices, api: RoutedApi, model: string | null, bodyBytes: number, body: Record<string, unknown>): Estimate {
   const inputTokens = Math.ceil(bodyBytes / BYTES_PER_INPUT_TOKEN);
-  const outputTokens = maxOutputTokensOf(body) ?? DEFAULT_MAX_OUTPUT_TOKENS;
+  const outputTokens = (maxOutputTokensOf(body) ?? DEFAULT_MAX_OUTPUT_TOKENS) * choicesOf(api, body);
   return { inputTokens, outputTokens, usd: prices.costOf({ model, inputTokens, outputTokens }) };
 }
 

@@ -8,7 +8,12 @@
 //   upstream_error  the upstream answered non-2xx (passed through)
 //   unreachable     no answer came (connect error): the caller gets nothing yet
 //   cut             the upstream's body ended early (socket destroyed)
-//   aborted         the caller went away first; the upstream request is destroyed
+//   aborted         the caller went away first. The provider bills the whole
+//                   answer whether anyone reads it or not, so svc keeps
+//                   reading it to its end (writing nothing) for its usage.
+// Every answer carries `x-svc-overhead-ms`: the time svc spent on the call
+// before it went out (token, parse, estimate, reservation), so a user can see
+// what svc adds without a benchmark of their own.
 import { Agent as HttpAgent, request as httpRequest, type IncomingMessage, type ServerResponse } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import type { RoutedApi } from '../model-routing/registry.ts';
@@ -42,6 +47,10 @@ export interface ForwardInput {
   headersTimeoutMs: number;
 }
 
+export const OVERHEAD_HEADER = 'x-svc-overhead-ms';
+/** The overhead header's value: milliseconds with microsecond digits. */
+export const overheadMs = (ms: number): string => Math.max(0, ms).toFixed(3);
+
 // Keep-alive: a call reuses a warm connection to its provider instead of a new handshake.
 const httpAgent = new HttpAgent({ keepAlive: true, maxSockets: 256 });
 const httpsAgent = new HttpsAgent({ keepAlive: true, maxSockets: 256 });
@@ -67,11 +76,13 @@ export function forward(input: ForwardInput): Promise<ForwardResult> {
     let jsonCopy: Buffer[] | null = null;
     let jsonBytes = 0;
     let done = false;
+    // The caller went away: the rest of the answer is read, not written.
+    let callerGone = false;
     const finish = (outcome: ForwardOutcome, error: string | null = null) => {
       if (done) return;
       done = true;
       let usage = reader.usage;
-      if (jsonCopy !== null && outcome === 'ok') {
+      if (jsonCopy !== null && (outcome === 'ok' || outcome === 'aborted') && jsonBytes <= MAX_JSON_COPY) {
         try {
           usage = usageOfBody(api, JSON.parse(Buffer.concat(jsonCopy).toString('utf8')));
         } catch {
@@ -84,6 +95,7 @@ export function forward(input: ForwardInput): Promise<ForwardResult> {
     };
 
     const send = url.protocol === 'https:' ? httpsRequest : httpRequest;
+    const overhead = overheadMs(performance.now() - startedAt);
     const up = send(url, {
       method: 'POST',
       headers: { ...input.headers, 'accept-encoding': 'identity' },
@@ -91,18 +103,18 @@ export function forward(input: ForwardInput): Promise<ForwardResult> {
     });
     up.setTimeout(input.headersTimeoutMs, () => up.destroy(new Error(`no answer in ${input.headersTimeoutMs} ms`)));
 
-    // The caller went away before the answer was whole: stop the provider's work too.
+    // The caller went away before the answer was whole. Destroying the
+    // provider's request would not unbill what it already generates: read on.
     res.on('close', () => {
       if (done || res.writableFinished) return;
-      up.destroy();
+      callerGone = true;
       // The connection may be only half closed (the caller's side): end ours, or it lingers until the keep-alive timeout.
       res.destroy();
-      finish('aborted');
     });
 
     up.on('error', (err: NodeJS.ErrnoException) => {
-      if (status === null) finish('unreachable', `${url.host}: ${err.code ?? err.message}`);
-      else finish('cut');
+      if (status === null && !callerGone) finish('unreachable', `${url.host}: ${err.code ?? err.message}`);
+      else finish(callerGone ? 'aborted' : 'cut');
     });
 
     up.on('response', (ur) => {
@@ -111,9 +123,11 @@ export function forward(input: ForwardInput): Promise<ForwardResult> {
       const ok = status >= 200 && status < 300;
       const type = String(ur.headers['content-type'] ?? '');
       if (ok && !type.includes('text/event-stream')) jsonCopy = [];
-      res.writeHead(status, responseHeaders(ur));
-      // A stream's first bytes must not wait for a second chunk.
-      res.flushHeaders();
+      if (!callerGone) {
+        res.writeHead(status, { ...responseHeaders(ur), [OVERHEAD_HEADER]: overhead });
+        // A stream's first bytes must not wait for a second chunk.
+        res.flushHeaders();
+      }
       ur.on('data', (chunk: Buffer) => {
         if (ttftMs === null) ttftMs = performance.now() - startedAt;
         if (ok) {
@@ -122,9 +136,17 @@ export function forward(input: ForwardInput): Promise<ForwardResult> {
             if (jsonBytes <= MAX_JSON_COPY) jsonCopy.push(chunk);
           } else reader.feed(chunk);
         }
+        if (callerGone) return;
         if (!res.write(chunk)) {
           ur.pause();
-          res.once('drain', () => ur.resume());
+          // A caller that goes away while paused never drains: its close resumes the read.
+          const resume = () => {
+            res.off('drain', resume);
+            res.off('close', resume);
+            ur.resume();
+          };
+          res.once('drain', resume);
+          res.once('close', resume);
         }
       });
       ur.on('error', () => {
@@ -133,6 +155,10 @@ export function forward(input: ForwardInput): Promise<ForwardResult> {
       });
       ur.on('close', () => {
         if (done) return;
+        if (callerGone) {
+          finish('aborted');
+          return;
+        }
         if (!ur.complete) {
           // The provider cut the stream: the caller sees the cut too (its
           // connection ends without a proper end), as it would without svc.
