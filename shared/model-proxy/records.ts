@@ -1,12 +1,21 @@
-// What a finished model call leaves besides its model_calls row, all from
-// that row's figures, in one transaction: a cost record (priced by the cost
-// records' price book, which the call's estimate and settlement use too:
-// `prices`), a `cost` event (source `svc-endpoint`) and the call's
-// span as a span_start / span_end pair under the execution's trace (the cost
+// What a model call leaves besides its model_calls row, all from that row's
+// figures, in one transaction. A call that spent: a cost record (priced by
+// the cost records' price book, which the call's estimate and settlement use
+// too: `prices`), a `cost` event (source `svc-endpoint`) and the call's span
+// as a span_start / span_end pair under the execution's trace (the cost
 // event carries the span id, so the exported span holds the GenAI usage
-// attributes), plus the `error` events of budget transitions. With routing
-// on these are the only cost rows of a routed call: the team-chat worker
-// skips the history messages of `svc-*` providers.
+// attributes), plus the `error` events of budget transitions. A call that
+// spent nothing (refused at a cap, the provider's error, unreachable): its
+// span alone, with its outcome, and the transitions' events. With routing on
+// these are the only cost rows of a routed call: the team-chat worker skips
+// the history messages of `svc-*` providers.
+//
+// The span rows' data carries what the OTLP export needs for the GenAI
+// conventions (shared/otel/genai.ts): the model as the provider was asked
+// for it, the provider, the request's max tokens, the outcome and its
+// error.type, and the caller's W3C context (its traceparent), which the
+// exported span takes as its parent. The rows' own trace columns stay svc's
+// (the execution's), so svc's trace views are unchanged.
 import { randomBytes } from 'node:crypto';
 import { budgetEvents } from '../budgets/events.ts';
 import type { BudgetTransition } from '../budgets/schemas.ts';
@@ -14,28 +23,50 @@ import type { CostRecords } from '../costs/index.ts';
 import type { Tx } from '../db/tx.ts';
 import type { EventLog } from '../events/event-log.ts';
 import type { EventInput } from '../events/types.ts';
+import { MODEL_CALL_ERROR_TEXT, modelCallErrorType, parseTraceparent, requestModelOf, type ModelCallOutcome } from '../otel/index.ts';
 import type { PriceBook } from '../pricing/index.ts';
 import type { CallContext } from './call-context.ts';
 
-export interface FinishedCall {
-  id: string;
+/** What every call's span is made of, whether it spent or not. */
+export interface CallFacts {
+  /** The model_calls row; null for a request refused before it had one. */
+  id: string | null;
   agentId: string;
   ctx: CallContext;
   /** The trace of the call: svc's execution's, else the gateway's traceparent trace id. */
   traceId: string | null;
-  /** The upstream the call went to (the span's gen_ai.system). */
+  /** The caller's `traceparent` header as received: the exported span's parent (ignored when malformed). */
+  traceparent?: string | string[] | undefined;
+  /** The upstream the call went to (the span's gen_ai.provider.name). */
   provider: string;
-  /** `<upstream>/<model>`. */
+  /** `<upstream>/<model>` (gen_ai.request.model is the part after `<upstream>/`). */
   model: string | null;
+  /** The request's own output limit (estimate.ts maxOutputTokensOf), null when it set none. */
+  maxTokens?: number | null | undefined;
+  /** The model the provider says answered, when it was read from the answer. */
+  responseModel?: string | null | undefined;
+  /** The provider's HTTP status (an upstream error's error.type). */
+  httpStatus?: number | null | undefined;
+  /** The budget that refused the call (gen_ai attributes have none: svc.budget_id). */
+  budgetId?: string | null | undefined;
+  startedAt: number;
+  endedAt: number;
+  durationMs: number;
+}
+
+export interface FinishedCall extends CallFacts {
+  id: string;
   /** Cache reads and writes included. */
   inputTokens: number;
   outputTokens: number;
   cacheReadTokens: number;
   cacheWriteTokens: number;
-  startedAt: number;
-  endedAt: number;
-  durationMs: number;
-  outcome: string;
+  outcome: 'ok' | 'cut' | 'aborted';
+}
+
+/** A call that spent nothing: refused at a cap or by the request rules, the provider's error, no provider answered. */
+export interface UnspentCall extends CallFacts {
+  outcome: 'refused' | 'rejected' | 'upstream_error' | 'unreachable';
 }
 
 export interface CallRecorderDeps {
@@ -49,7 +80,9 @@ export interface CallRecorder {
   prices: PriceBook;
   /** Cost record, cost event and span of a call that spent; returns the priced USD. */
   spent(call: FinishedCall, transitions: readonly BudgetTransition[]): number;
-  /** The events of transitions alone (a refusal, a release). */
+  /** The span of a call that spent nothing, and the events of its transitions (a refusal's; none for the others). */
+  unspent(call: UnspentCall, transitions: readonly BudgetTransition[]): void;
+  /** The events of transitions alone (a release). */
   transitions(base: Omit<EventInput, 'kind' | 'data'>, transitions: readonly BudgetTransition[]): void;
 }
 
@@ -62,14 +95,43 @@ export const eventBase = (agentId: string, ctx: CallContext, traceId: string | n
   parentSpanId: ctx.spanId,
 });
 
+type SpanRows = [EventInput, EventInput];
+
+/** The span_start / span_end pair of one call, and its span id (the cost event's too). */
+function spanRows(call: CallFacts & { outcome: ModelCallOutcome }): { spanId: string; rows: SpanRows } {
+  const spanId = randomBytes(8).toString('hex');
+  const base = { ...eventBase(call.agentId, call.ctx, call.traceId), spanId, correlationId: call.id };
+  const requestModel = call.model === null ? undefined : requestModelOf(call.model, call.provider);
+  const name = requestModel === undefined ? 'chat' : `chat ${requestModel}`;
+  const caller = parseTraceparent(call.traceparent);
+  const callerIds = caller ? { callerTraceId: caller.traceId, callerSpanId: caller.spanId } : {};
+  const { outcome } = call;
+  const start = {
+    name, model: call.model, requestModel, operation: 'chat', provider: call.provider,
+    maxTokens: call.maxTokens ?? undefined, agentName: call.agentId, conversationId: call.ctx.sessionKey ?? undefined, ...callerIds,
+  };
+  const end = {
+    name, model: call.model, requestModel, responseModel: call.responseModel ?? undefined, durationMs: call.durationMs,
+    outcome, status: outcome === 'ok' ? 'ok' : 'error', httpStatus: call.httpStatus ?? undefined, budgetId: call.budgetId ?? undefined,
+    ...(outcome === 'ok' ? {} : { errorType: modelCallErrorType(outcome, call.httpStatus), error: MODEL_CALL_ERROR_TEXT[outcome] }),
+    ...callerIds,
+  };
+  return {
+    spanId,
+    rows: [
+      { ...base, kind: 'span_start', ts: call.startedAt, data: start },
+      { ...base, kind: 'span_end', ts: Math.max(call.endedAt, call.startedAt), data: end },
+    ],
+  };
+}
+
 export function createCallRecorder(deps: CallRecorderDeps): CallRecorder {
   const { tx, eventLog, costs } = deps;
   return {
     prices: costs.prices,
     spent(call, transitions) {
-      const spanId = randomBytes(8).toString('hex');
       const base = eventBase(call.agentId, call.ctx, call.traceId);
-      const name = `chat ${call.model ?? 'unknown'}`;
+      const { spanId, rows: [start, end] } = spanRows(call);
       return tx.run(() => {
         const cost = costs.record({
           agentId: call.agentId,
@@ -84,7 +146,7 @@ export function createCallRecorder(deps: CallRecorderDeps): CallRecorder {
         });
         const usage = { model: call.model, inputTokens: call.inputTokens, outputTokens: call.outputTokens };
         eventLog.appendMany([
-          { ...base, kind: 'span_start', ts: call.startedAt, spanId, correlationId: call.id, data: { name, model: call.model, operation: 'chat', system: call.provider } },
+          start,
           {
             ...base,
             kind: 'cost',
@@ -93,18 +155,15 @@ export function createCallRecorder(deps: CallRecorderDeps): CallRecorder {
             correlationId: call.id,
             data: { modelCallId: call.id, runId: call.ctx.runId, ...usage, usd: cost.costUsd, source: 'svc-endpoint' },
           },
-          {
-            ...base,
-            kind: 'span_end',
-            ts: call.endedAt,
-            spanId,
-            correlationId: call.id,
-            data: { name, model: call.model, durationMs: call.durationMs, outcome: call.outcome, status: call.outcome === 'ok' ? 'ok' : 'error' },
-          },
+          end,
           ...budgetEvents(transitions, base),
         ]);
         return cost.costUsd;
       });
+    },
+    unspent(call, transitions) {
+      const { rows } = spanRows(call);
+      tx.run(() => eventLog.appendMany([...rows, ...budgetEvents(transitions, eventBase(call.agentId, call.ctx, call.traceId))]));
     },
     transitions(base, transitions) {
       const events = budgetEvents(transitions, base);

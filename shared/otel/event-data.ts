@@ -6,11 +6,11 @@
 // ignored (`.catch(undefined)`), so no payload can fail an export.
 import { z } from 'zod';
 import { parseData, toolFailed, usageOf } from '../obs/event-data.ts';
+import { INFERENCE_OPERATIONS } from './genai.ts';
 
 const count = z.number().nonnegative().optional().catch(undefined);
-/** GenAI operation names a span's data may name (a model call through svc's endpoint is `chat`). */
-const GEN_AI_OPERATIONS = ['chat', 'text_completion', 'embeddings'] as const;
 const text = z.string().min(1).optional().catch(undefined);
+const hex = (length: number) => z.string().regex(new RegExp(`^[0-9a-f]{${length}}$`)).optional().catch(undefined);
 
 const ErrorObject = z.object({ message: text }).catch({ message: undefined });
 
@@ -20,8 +20,14 @@ const SpanData = z
     toolName: text, tool: text,
     toolCallId: text, callId: text, tool_call_id: text,
     durationMs: count,
-    operation: z.enum(GEN_AI_OPERATIONS).optional().catch(undefined),
-    system: text,
+    operation: z.enum(INFERENCE_OPERATIONS).optional().catch(undefined),
+    // A model call's (shared/model-proxy/records.ts); `system` is the name rows written before v1.37 used.
+    provider: text, system: text,
+    requestModel: text, responseModel: text,
+    maxTokens: z.number().int().positive().optional().catch(undefined),
+    agentName: text, conversationId: text,
+    outcome: text, errorType: text, budgetId: text,
+    callerTraceId: hex(32), callerSpanId: hex(16),
     error: z.unknown().optional(),
     status: text,
   })
@@ -38,8 +44,21 @@ export interface EventFacts {
   durationMs?: number;
   /** gen_ai.operation.name of a generic span (a model call: `chat`). */
   operation?: string;
-  /** gen_ai.system: the provider a model call went to. */
-  system?: string;
+  /** The upstream a model call went to, by svc's registry id (gen_ai.provider.name maps it). */
+  provider?: string;
+  /** The model as the provider was asked for it (no `<upstream>/`). */
+  requestModel?: string;
+  responseModel?: string;
+  maxTokens?: number;
+  agentName?: string;
+  conversationId?: string;
+  /** How a model call ended (model_calls' outcome, `unreachable` apart). */
+  outcome?: string;
+  errorType?: string;
+  budgetId?: string;
+  /** The caller's W3C context (its traceparent): the exported span's parent instead of svc's. */
+  callerTraceId?: string;
+  callerSpanId?: string;
   /** isError === true or ok === false. */
   failed: boolean;
   /** status is error, failed or failure. */
@@ -76,7 +95,17 @@ export function eventFacts(data: string): EventFacts {
     callId: d.toolCallId ?? d.callId ?? d.tool_call_id,
     durationMs: d.durationMs,
     operation: d.operation,
-    system: d.system,
+    provider: d.provider ?? d.system,
+    requestModel: d.requestModel,
+    responseModel: d.responseModel,
+    maxTokens: d.maxTokens,
+    agentName: d.agentName,
+    conversationId: d.conversationId,
+    outcome: d.outcome,
+    errorType: d.errorType,
+    budgetId: d.budgetId,
+    callerTraceId: d.callerTraceId,
+    callerSpanId: d.callerSpanId,
     ...errorOf(d, toolFailed(raw)),
   };
 }

@@ -35,3 +35,20 @@ export function derivedTraceId(scope: 'task' | 'event', id: string): string {
 export function derivedSpanId(eventId: string): string {
   return hashHex('svc-event', eventId, 16);
 }
+
+const TRACEPARENT = /^([0-9a-f]{2})-([0-9a-f]{32})-([0-9a-f]{16})-([0-9a-f]{2})(-.*)?$/i;
+
+/**
+ * The caller's trace and span of a W3C `traceparent` header, else null
+ * (absent, malformed, version ff, all-zero ids). Version 00 has exactly four
+ * fields; a later version may append more, which are ignored.
+ */
+export function parseTraceparent(header: string | string[] | undefined): { traceId: string; spanId: string } | null {
+  if (typeof header !== 'string') return null;
+  const m = TRACEPARENT.exec(header.trim());
+  if (!m) return null;
+  const [, version, traceId, spanId, , rest] = m as unknown as [string, string, string, string, string, string | undefined];
+  if (version.toLowerCase() === 'ff' || (version === '00' && rest !== undefined)) return null;
+  if (ZEROS.test(traceId) || ZEROS.test(spanId)) return null;
+  return { traceId: traceId.toLowerCase(), spanId: spanId.toLowerCase() };
+}

@@ -23,20 +23,30 @@
 // that a collector is there to see. An end with no key at all is dropped.
 import type { EventRow } from '../events/types.ts';
 import type { Prices } from '../pricing/index.ts';
-import { attributesOf, type Attributes, type SpanFamily, type Usage } from './attributes.ts';
+import { attributesOf, type Attributes, type ModelCallFacts, type SpanFamily, type Usage } from './attributes.ts';
 import { eventFacts, type EventFacts } from './event-data.ts';
+import { isInference } from './genai.ts';
 import { derivedSpanId, derivedTraceId, otelSpanId, otelTraceId } from './ids.ts';
 
 export type { Attributes, SpanFamily } from './attributes.ts';
 
+export interface SpanLink {
+  traceId: string;
+  spanId: string;
+}
+
 export interface FinishedSpan {
   name: string;
   family: SpanFamily;
+  /** OTel span kind: `client` for a model call (the GenAI conventions' inference span), else `internal`. */
+  kind: 'client' | 'internal';
   /** 32 lowercase hex. */
   traceId: string;
   /** 16 lowercase hex. */
   spanId: string;
   parentSpanId: string | null;
+  /** svc's own parent when the caller's context took its place (at most one). */
+  links: SpanLink[];
   startMs: number;
   endMs: number;
   error: boolean;
@@ -83,6 +93,7 @@ interface OpenSpan {
   traceId: string;
   spanId: string;
   parentSpanId: string | null;
+  links: SpanLink[];
   openedAt: number;
   /** Sum of the `cost` events that landed on this span. */
   costs: Usage | null;
@@ -119,6 +130,21 @@ function nameOf(family: SpanFamily, row: EventRow, facts: EventFacts): string {
   return name.slice(0, MAX_NAME);
 }
 
+/** A model call's facts: what was asked from its start row, how it ended from its end row (each falling back on the other). */
+function callFacts(start: EventFacts, end: EventFacts): ModelCallFacts {
+  return {
+    provider: start.provider ?? end.provider,
+    requestModel: start.requestModel ?? end.requestModel,
+    maxTokens: start.maxTokens ?? end.maxTokens,
+    agentName: start.agentName ?? end.agentName,
+    conversationId: start.conversationId ?? end.conversationId,
+    responseModel: end.responseModel ?? start.responseModel,
+    outcome: end.outcome ?? start.outcome,
+    errorType: end.errorType ?? start.errorType,
+    budgetId: end.budgetId ?? start.budgetId,
+  };
+}
+
 export function createSpanBuilder(opts: SpanBuilderOptions): SpanBuilder {
   const { prices } = opts;
   const maxOpen = opts.maxOpen ?? DEFAULT_MAX_OPEN;
@@ -139,8 +165,8 @@ export function createSpanBuilder(opts: SpanBuilderOptions): SpanBuilder {
     }
   };
 
-  /** Trace and parent of a span opened or closed by `row`, with no start to inherit from. */
-  const placement = (row: EventRow, family: SpanFamily) => {
+  /** svc's own trace and parent of a span opened or closed by `row`. */
+  const svcPlacement = (row: EventRow, family: SpanFamily) => {
     // A tool call with no explicit parent runs inside its agent's open execution on the task.
     const exec = family === 'tool' && row.parentSpanId === null && row.taskId !== null ? open.get(`exec:${row.agentId ?? ''}\0${row.taskId}`) : undefined;
     const parentOpen = row.parentSpanId !== null ? open.get(`span:${row.parentSpanId}`) : undefined;
@@ -149,6 +175,16 @@ export function createSpanBuilder(opts: SpanBuilderOptions): SpanBuilder {
       row.traceId !== null ? otelTraceId(row.traceId)
       : (parentOpen ?? exec)?.traceId ?? (row.taskId !== null ? derivedTraceId('task', row.taskId) : derivedTraceId('event', row.id));
     return { traceId, parentSpanId };
+  };
+
+  /** Trace and parent of a span opened or closed by `row`, with no start to inherit from: the caller's context, else svc's. */
+  const placement = (row: EventRow, family: SpanFamily, facts: EventFacts): { traceId: string; parentSpanId: string | null; links: SpanLink[] } => {
+    const own = svcPlacement(row, family);
+    if (facts.callerTraceId === undefined || facts.callerSpanId === undefined) return { ...own, links: [] };
+    const caller = { traceId: facts.callerTraceId, parentSpanId: facts.callerSpanId };
+    const { traceId, parentSpanId } = own;
+    const distinct = parentSpanId !== null && (traceId !== caller.traceId || parentSpanId !== caller.parentSpanId);
+    return { ...caller, links: distinct ? [{ traceId, spanId: parentSpanId }] : [] };
   };
 
   const start = (family: SpanFamily, row: EventRow): void => {
@@ -161,7 +197,7 @@ export function createSpanBuilder(opts: SpanBuilderOptions): SpanBuilder {
     sweep(t);
     open.set(key, {
       // The data text is not kept: its facts are, and an open span should cost little.
-      family, row: { ...row, data: '' }, facts, ...placement(row, family),
+      family, row: { ...row, data: '' }, facts, ...placement(row, family, facts),
       spanId: row.spanId !== null ? otelSpanId(row.spanId) : derivedSpanId(row.id),
       openedAt: t, costs: null,
     });
@@ -182,16 +218,19 @@ export function createSpanBuilder(opts: SpanBuilderOptions): SpanBuilder {
     const startMs = s ? s.row.ts : end.ts - (endFacts.durationMs ?? 0);
     // The end's figures are the run's total; cost events are the fallback, then the start's.
     const usage = usageOf(endFacts, prices) ?? s?.costs ?? usageOf(startFacts, prices);
-    const ids = s ?? { ...placement(end, family), spanId: end.spanId !== null ? otelSpanId(end.spanId) : derivedSpanId(end.id) };
+    const ids = s ?? { ...placement(end, family, endFacts), spanId: end.spanId !== null ? otelSpanId(end.spanId) : derivedSpanId(end.id) };
     const facts = { ...startFacts, name: startFacts.name ?? endFacts.name, toolName: startFacts.toolName ?? endFacts.toolName };
+    const operation = startFacts.operation ?? endFacts.operation;
     // A tool result fails as svc's error rate counts it; spans and executions may also say so by status.
     const error = endFacts.failed || (family !== 'tool' && endFacts.statusError);
     return [{
       name: nameOf(family, startRow, facts),
       family,
+      kind: family === 'span' && isInference(operation) ? 'client' : 'internal',
       traceId: ids.traceId,
       spanId: ids.spanId,
       parentSpanId: ids.parentSpanId,
+      links: ids.links,
       startMs,
       // Rows of two processes may disagree on the clock: a span never ends before it starts.
       endMs: Math.max(end.ts, startMs),
@@ -199,7 +238,7 @@ export function createSpanBuilder(opts: SpanBuilderOptions): SpanBuilder {
       ...(error && endFacts.errorMessage !== undefined ? { errorMessage: endFacts.errorMessage } : {}),
       attributes: attributesOf({
         family, start: startRow, end, toolName: facts.toolName, model: facts.model ?? endFacts.model,
-        operation: startFacts.operation ?? endFacts.operation, system: startFacts.system ?? endFacts.system, usage, unmatched: s === undefined,
+        operation, call: isInference(operation) ? callFacts(startFacts, endFacts) : undefined, usage, unmatched: s === undefined,
       }),
     }];
   };

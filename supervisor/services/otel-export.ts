@@ -14,6 +14,11 @@
 // a root's trace id) that the span builder derived from svc's ids, set just
 // before the synchronous startSpan() call that reads it. Parents are given
 // as an explicit remote span context, never through the global context.
+//
+// A model call's span is CLIENT (the GenAI conventions' inference span),
+// every other INTERNAL; the tracer's scope names the pinned conventions'
+// schema URL (shared/otel/genai.ts), so a collector knows which names the
+// attributes follow.
 import { randomBytes } from 'node:crypto';
 import { ROOT_CONTEXT, SpanKind, SpanStatusCode, TraceFlags, trace, type Context } from '@opentelemetry/api';
 import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
@@ -29,7 +34,7 @@ import {
 import type { Config } from '../../shared/config.ts';
 import type { EventRow } from '../../shared/events/types.ts';
 import type { Logger } from '../../shared/log.ts';
-import { createSpanBuilder, otlpTracesUrl, SPAN_KINDS, throttled, type FinishedSpan, type Throttled } from '../../shared/otel/index.ts';
+import { createSpanBuilder, otlpTracesUrl, SEMCONV_SCHEMA_URL, SPAN_KINDS, throttled, type FinishedSpan, type Throttled } from '../../shared/otel/index.ts';
 import type { Prices } from '../../shared/pricing/index.ts';
 import type { StreamHub } from './stream-hub.ts';
 
@@ -150,15 +155,18 @@ export function startOtelExport({ config, logger, events, prices }: { config: Co
     idGenerator: ids,
     spanProcessors: [processor],
     generalLimits: { attributeCountLimit: 64, attributeValueLengthLimit: 1024 },
-    spanLimits: { attributeCountLimit: 64, attributeValueLengthLimit: 1024, eventCountLimit: 0, linkCountLimit: 0 },
+    // One link: a model call's span under its caller's trace links back to svc's execution.
+    spanLimits: { attributeCountLimit: 64, attributeValueLengthLimit: 1024, eventCountLimit: 0, linkCountLimit: 1 },
   });
-  const tracer = provider.getTracer('svc.event-log', config.version);
+  const tracer = provider.getTracer('svc.event-log', config.version, { schemaUrl: SEMCONV_SCHEMA_URL });
   const builder = createSpanBuilder({ prices });
 
   const emit = (s: FinishedSpan) => {
     ids.next = { traceId: s.traceId, spanId: s.spanId };
     try {
-      const span = tracer.startSpan(s.name, { kind: SpanKind.INTERNAL, startTime: hrTime(s.startMs), attributes: s.attributes }, parentContext(s));
+      const links = s.links.map((l) => ({ context: { traceId: l.traceId, spanId: l.spanId, traceFlags: TraceFlags.SAMPLED, isRemote: true } }));
+      const kind = s.kind === 'client' ? SpanKind.CLIENT : SpanKind.INTERNAL;
+      const span = tracer.startSpan(s.name, { kind, startTime: hrTime(s.startMs), attributes: s.attributes, links }, parentContext(s));
       if (s.error) span.setStatus({ code: SpanStatusCode.ERROR, ...(s.errorMessage !== undefined ? { message: s.errorMessage } : {}) });
       span.end(hrTime(s.endMs));
     } finally {
