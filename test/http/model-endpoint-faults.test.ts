@@ -91,7 +91,7 @@ void test('Budgets (issue 22, item 3): a provider that is down is a 502 and the 
   const budget = await createBudget(e, { scope: 'agent', scopeId: 'alice', limitUsdCents: 500, mode: 'cap' });
   const r = await post(e, COMPLETIONS, e.tokens.alice, completionsBody('hi'));
   assert.equal(r.status, 502);
-  assert.deepEqual(await r.json(), { error: { message: 'provider unreachable', type: 'api_error' } });
+  assert.deepEqual(await r.json(), { error: { message: 'provider unreachable', type: 'server_error', param: null, code: null } });
   const call = await endedCall(e, 'alice');
   assert.deepEqual([call.outcome, call.httpStatus], ['upstream_error', 502]);
   assert.equal(openReservations(e), 0);
