@@ -161,3 +161,20 @@ void test(`${S}: a provider's error is a span with its HTTP status as error.type
   assert.ok(!x.span.parentSpanId, 'a root span');
   assert.deepEqual(x.span.links ?? [], [], 'nothing to link back to');
 });
+
+void test(`${S}: a request svc rejects before any budget (n over its limit) is a span with error.type request_rejected`, async (t) => {
+  const { e, spans } = await exportedEndpoint(t);
+  const callerTrace = hex('e5', 16);
+  const callerSpan = hex('f6', 8);
+  const r = await post(e, COMPLETIONS, e.tokens.alice, completionsBody('many answers', { n: 128 }), { traceparent: traceparent(callerTrace, callerSpan) });
+  assert.equal(r.status, 400);
+  await r.text();
+  assert.equal(e.openai.requests.length, 0, 'nothing reached the provider');
+  const x = await waitFor(() => spans.find((s) => s.span.traceId === callerTrace), { what: 'the span of the rejected request' });
+  assert.equal(x.span.kind, CLIENT);
+  assert.equal(x.span.name, `chat ${PRICED_MODEL}`);
+  assert.equal(x.span.parentSpanId, callerSpan);
+  assert.equal(x.span.status?.code, STATUS_ERROR);
+  assert.equal(x.attrs['error.type'], 'request_rejected');
+  assert.equal(x.attrs['svc.correlation_id'], undefined, 'no model_calls row: the request never became a call');
+});
