@@ -52,6 +52,8 @@ export interface AgentTokenStore {
   get(id: string): AgentTokenBinding | null;
   /** Ends a token's life; false when no live token has that id. */
   revoke(id: string): boolean;
+  /** Ends the life of every live token of `purpose` bound to `agentId` (a rotation or a revocation); how many were live. */
+  revokeAgent(purpose: AgentTokenPurpose, agentId: string): number;
 }
 
 const COLUMNS = `id, purpose, agent_id AS agentId, team_id AS teamId, task_id AS taskId, tenant_id AS tenantId,
@@ -68,6 +70,7 @@ export function createAgentTokenStore(db: Db, now: () => number = Date.now): Age
   const byHash = db.prepare(`SELECT ${COLUMNS} FROM agent_tokens WHERE token_sha256 = ? AND purpose = ? AND revoked_at IS NULL`);
   const byId = db.prepare(`SELECT ${COLUMNS} FROM agent_tokens WHERE id = ?`);
   const revoke = db.prepare('UPDATE agent_tokens SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL');
+  const revokeAgent = db.prepare('UPDATE agent_tokens SET revoked_at = ? WHERE purpose = ? AND agent_id = ? AND revoked_at IS NULL');
 
   return {
     mint(purpose, input) {
@@ -93,5 +96,6 @@ export function createAgentTokenStore(db: Db, now: () => number = Date.now): Age
     },
     get: (id) => (byId.get(id) as AgentTokenBinding | undefined) ?? null,
     revoke: (id) => revoke.run(now(), id).changes === 1,
+    revokeAgent: (purpose, agentId) => revokeAgent.run(now(), purpose, agentId).changes,
   };
 }

@@ -12,7 +12,7 @@ import { SVC_PROVIDER_PREFIX, TOKEN_ENV_PREFIX } from './plan.ts';
  * or that a routed upstream's key lives under, and literal `apiKey`s of
  * provider entries that are not svc's.
  */
-export function keysInGatewayFiles(config: unknown, env: Readonly<Record<string, string>>, registry: RoutingRegistry): string[] {
+export function keysInGatewayFiles(config: unknown, env: Readonly<Record<string, string>>, registry: Pick<RoutingRegistry, 'upstreams'>): string[] {
   const out: string[] = [];
   const upstreamKeys = new Set(Object.values(registry.upstreams).map((u) => u.keyName).filter((n): n is string => n !== null));
   for (const [name, value] of Object.entries(env)) {

@@ -20,13 +20,15 @@ import type { RoutingRegistry } from './registry.ts';
 export type { ConfigOp } from '../gateway-wiring/config-ops.ts';
 import { lookupUpstream, modelEntryFor, own, type NotRoutedReason } from './upstream-lookup.ts';
 
+import { hostConfirmed, originOf, withHost, type KeyHosts } from './key-hosts.ts';
+import { TOKEN_ENV_PREFIX, tokenEnvVar, tokenStateOf, type TokenStates } from './token-names.ts';
+
 export type { NotRoutedReason } from './upstream-lookup.ts';
+export { TOKEN_ENV_PREFIX, tokenEnvVar } from './token-names.ts';
 
 export const SVC_PROVIDER_PREFIX = 'svc-';
-export const TOKEN_ENV_PREFIX = 'SVC_MODEL_TOKEN_';
-
-/** `SVC_MODEL_TOKEN_<ID>`: the id upper-cased, anything but letters and digits as `_`. */
-export const tokenEnvVar = (agentId: string): string => `${TOKEN_ENV_PREFIX}${agentId.toUpperCase().replace(/[^A-Z0-9]/g, '_')}`;
+/** What a revoked agent's token variable holds when svc writes it: no token's shape, so the endpoint answers 401. */
+export const REVOKED_TOKEN_VALUE = 'svc-model-token-revoked';
 export const svcProviderId = (agentId: string): string => `${SVC_PROVIDER_PREFIX}${agentId}`;
 /** The base URL the gateway is given for an agent: every API it speaks appends its own path below `/v1`. */
 export const svcBaseUrl = (port: number, agentId: string): string => `http://127.0.0.1:${port}/model/${encodeURIComponent(agentId)}/v1`;
@@ -56,6 +58,8 @@ export interface PlanInput {
   tokenVerifies: (agentId: string, token: string) => boolean;
   /** Agents whose `svc-<id>` ref stands for the defaults' model (the plan's `fromDefault` of the last sync). */
   fromDefault: ReadonlySet<string>;
+  /** Each agent's token generation and whether the operator revoked it (token-names.ts); absent: first name, live. */
+  tokenStates?: TokenStates;
 }
 
 export interface RoutingPlan {
@@ -65,8 +69,10 @@ export interface RoutingPlan {
   envBefore: Record<string, string>;
   /** Removed after the config: keys and tokens the new config no longer names. */
   envAfter: string[];
-  /** Agents whose token must be minted (none that verifies in the vault or .env); the token goes to .env and the vault as tokenEnvVar(id). */
+  /** Agents whose token must be minted (none that verifies in the vault or .env); the token goes to .env and the vault under `tokenVars[id]`. */
   mint: string[];
+  /** Each routed agent's token variable (tokenEnvVar of its generation). */
+  tokenVars: Record<string, string>;
   /** Token values to revoke once the config no longer uses them. */
   revoke: string[];
   vaultSet: Record<string, string>;
@@ -110,7 +116,14 @@ export function planRouting(input: PlanInput): RoutingPlan {
   const ops = new OpList(config);
   // Upstreams no agent uses any more stay named: routing off puts their keys back too.
   const upstreams = input.enabled ? { ...registry.upstreams } : {};
-  const plan: RoutingPlan = { agents: [], configOps: ops.list, envBefore: {}, envAfter: [], mint: [], revoke: [], vaultSet: {}, vaultDelete: [], registry: { agents: {}, upstreams }, fromDefault: [] };
+  // Bindings outlive routing off: a key the vault still holds stays bound to where it was meant to go.
+  let keyHosts: KeyHosts = { ...registry.keyHosts };
+  const reboundNow = new Set<string>();
+  const tokenStates = input.tokenStates ?? {};
+  const plan: RoutingPlan = {
+    agents: [], configOps: ops.list, envBefore: {}, envAfter: [], mint: [], tokenVars: {}, revoke: [], vaultSet: {}, vaultDelete: [],
+    registry: { agents: {}, upstreams, keyHosts }, fromDefault: [],
+  };
   const envAfter = new Set<string>();
   const providers = getPath(config, ['models', 'providers']);
   const svcProviders = isJsonObject(providers) ? Object.keys(providers).filter((p) => p.startsWith(SVC_PROVIDER_PREFIX)) : [];
@@ -152,12 +165,29 @@ export function planRouting(input: PlanInput): RoutingPlan {
     if (viaDefault) plan.fromDefault.push(agentId);
     plan.registry.upstreams[upstreamId] = found.entry;
     plan.registry.agents[agentId] = { upstream: upstreamId, models: [parts.model] };
-    if (found.entry.keyName !== null && found.keyValue !== null && input.vaultGet(found.entry.keyName) !== found.keyValue) plan.vaultSet[found.entry.keyName] = found.keyValue;
+    const { keyName } = found.entry;
+    const origin = originOf(found.entry.baseUrl);
+    if (keyName !== null && found.keyValue !== null && origin !== null) {
+      const stored = input.vaultGet(keyName);
+      const bound = Object.hasOwn(keyHosts, keyName) ? (keyHosts[keyName] as string[]) : [];
+      if (found.keySource === 'files' && stored !== found.keyValue) {
+        // A key new to svc binds to where the gateway's own files send it now; the old value's hosts go with it.
+        keyHosts = reboundNow.has(keyName) ? withHost(keyHosts, keyName, origin) : { ...keyHosts, [keyName]: [origin] };
+        reboundNow.add(keyName);
+      } else if (bound.length === 0 && (found.keySource === 'files' || found.builtIn)) {
+        // Never bound: to the gateway's files' URL, or to a built-in provider's endpoint (svc's table, not a file).
+        keyHosts = withHost(keyHosts, keyName, origin);
+      }
+      // Otherwise the binding stands: a base URL moved to another origin waits for the operator (hostConfirmed).
+    }
+    if (keyName !== null && found.keyValue !== null && input.vaultGet(keyName) !== found.keyValue) plan.vaultSet[keyName] = found.keyValue;
     for (const name of found.envNames) envAfter.add(name);
     if (found.apiKeyInConfig) ops.remove(['models', 'providers', upstreamId, 'apiKey']);
 
     const provider = svcProviderId(agentId);
-    const tokenVar = tokenEnvVar(agentId);
+    const tokenState = tokenStateOf(tokenStates, agentId);
+    const tokenVar = tokenEnvVar(agentId, tokenState.generation);
+    plan.tokenVars[agentId] = tokenVar;
     keep.add(provider);
     keep.add(tokenVar);
     ops.merge(['models', 'providers', provider], {
@@ -173,6 +203,12 @@ export function planRouting(input: PlanInput): RoutingPlan {
     // with the same value whenever routing comes back.
     const inEnv = Object.hasOwn(env, tokenVar) ? env[tokenVar] : undefined;
     const kept = input.vaultGet(tokenVar);
+    // Revoked by the operator: nothing is minted (the agent's calls are refused) until a rotation. The
+    // variable stays defined (a dead value) so that the provider entry's reference resolves.
+    if (tokenState.revoked) {
+      if (inEnv === undefined) plan.envBefore[tokenVar] = REVOKED_TOKEN_VALUE;
+      continue;
+    }
     if (kept !== null && input.tokenVerifies(agentId, kept)) {
       if (inEnv !== kept) {
         plan.envBefore[tokenVar] = kept;
@@ -186,10 +222,12 @@ export function planRouting(input: PlanInput): RoutingPlan {
     }
   }
 
+  plan.registry.keyHosts = keyHosts;
   if (!input.enabled) {
     // Keys go back where the gateway reads them: the .env name the registry recorded, and `${NAME}` in a custom entry.
+    // Not to an upstream whose base URL moved off the key's hosts: the gateway would send it there itself.
     for (const [id, upstream] of Object.entries(registry.upstreams)) {
-      if (upstream.keyName === null) continue;
+      if (upstream.keyName === null || !hostConfirmed(keyHosts, upstream)) continue;
       const value = input.vaultGet(upstream.keyName);
       if (value === null) continue;
       if (env[upstream.keyName] !== value) plan.envBefore[upstream.keyName] = value;

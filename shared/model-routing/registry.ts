@@ -8,6 +8,8 @@
 import { z } from 'zod';
 import type { SettingsTable } from '../db/settings-table.ts';
 import { messageOf } from '../errors.ts';
+import { hostConfirmed, withLegacyBindings } from './key-hosts.ts';
+import { isSvcOwnedKeyName } from './svc-names.ts';
 
 /** The provider APIs svc's endpoint speaks (OpenClaw's `models.providers.<p>.api` values). */
 export const ROUTED_APIS = ['openai-completions', 'anthropic-messages', 'openai-responses'] as const;
@@ -40,6 +42,8 @@ export type AgentEntry = z.infer<typeof AgentEntry>;
 export const RoutingRegistrySchema = z.object({
   agents: z.record(z.string(), AgentEntry).default({}),
   upstreams: z.record(z.string(), Upstream).default({}),
+  /** Vault key name → the origins its value may be sent to (key-hosts.ts). */
+  keyHosts: z.record(z.string(), z.array(z.string())).default({}),
 });
 export type RoutingRegistry = z.infer<typeof RoutingRegistrySchema>;
 /** What a writer may pass: defaults (an agent's `models`, headers) filled in on write. */
@@ -51,6 +55,13 @@ export interface ResolvedUpstream extends Upstream {
   apiKey: string | null;
   /** The agent's model ids (AgentEntry.models): a call naming another is not forwarded. */
   models: readonly string[];
+  /**
+   * Whether the key may be sent to this base URL (always for a keyless
+   * upstream). False: the base URL's origin is not one the key is bound to
+   * (the operator has not confirmed it), `apiKey` is null, and the call must
+   * be refused, not forwarded without a key.
+   */
+  hostConfirmed: boolean;
 }
 
 export interface RegistryStore {
@@ -60,7 +71,7 @@ export interface RegistryStore {
   resolve(agentId: string): ResolvedUpstream | null;
 }
 
-const empty = (): RoutingRegistry => ({ agents: {}, upstreams: {} });
+const empty = (): RoutingRegistry => ({ agents: {}, upstreams: {}, keyHosts: {} });
 
 export function createRegistryStore(
   settings: Pick<SettingsTable, 'get' | 'set'>,
@@ -76,8 +87,9 @@ export function createRegistryStore(
     cachedText = text;
     if (text === null) return (cached = empty());
     try {
-      const parsed = RoutingRegistrySchema.safeParse(JSON.parse(text));
-      if (parsed.success) return (cached = parsed.data);
+      const raw: unknown = JSON.parse(text);
+      const parsed = RoutingRegistrySchema.safeParse(raw);
+      if (parsed.success) return (cached = withLegacyBindings(parsed.data, typeof raw === 'object' && raw !== null && Object.hasOwn(raw, 'keyHosts')));
       log.warn({ key: REGISTRY_KEY }, 'the model-routing registry does not match its schema; treating every agent as unrouted');
     } catch (err) {
       log.warn({ key: REGISTRY_KEY, err: messageOf(err) }, 'the model-routing registry is not JSON; treating every agent as unrouted');
@@ -87,14 +99,19 @@ export function createRegistryStore(
   return {
     read,
     write(registry) {
-      settings.set(REGISTRY_KEY, JSON.stringify(RoutingRegistrySchema.parse(registry)));
+      // A registry given without key bindings (a test fixture, a tool) binds each key to its upstreams' origins, as a stored one does.
+      const parsed = withLegacyBindings(RoutingRegistrySchema.parse(registry), Object.hasOwn(registry, 'keyHosts'));
+      settings.set(REGISTRY_KEY, JSON.stringify(parsed));
     },
     resolve(agentId) {
       const registry = read();
       const entry = Object.hasOwn(registry.agents, agentId) ? registry.agents[agentId] : undefined;
       if (!entry || !Object.hasOwn(registry.upstreams, entry.upstream)) return null;
       const upstream = registry.upstreams[entry.upstream] as Upstream;
-      return { id: entry.upstream, ...upstream, apiKey: upstream.keyName === null ? null : vault.get(upstream.keyName), models: entry.models };
+      // A name svc owns (a model token, an MCP binding) is never a provider key, whatever a stored registry says.
+      const confirmed = hostConfirmed(registry.keyHosts, upstream) && (upstream.keyName === null || !isSvcOwnedKeyName(upstream.keyName));
+      const apiKey = upstream.keyName === null || !confirmed ? null : vault.get(upstream.keyName);
+      return { id: entry.upstream, ...upstream, apiKey, models: entry.models, hostConfirmed: confirmed };
     },
   };
 }

@@ -11,8 +11,9 @@ import { readAuthProfiles } from '../gateway/auto-configure.ts';
 import { getPath, isJsonObject, type ConfigLog, type JsonObject } from '../gateway/config-file.ts';
 import type { GatewayReach } from '../gateway/config-rpc.ts';
 import { emptyRecord, setOwn } from '../object-keys.ts';
-import { planRouting, tokenEnvVar, type AgentRoute, type ConfigOp, type RoutingPlan } from './plan.ts';
+import { planRouting, type AgentRoute, type ConfigOp, type RoutingPlan } from './plan.ts';
 import type { RegistryStore } from './registry.ts';
+import type { TokenStates } from './token-names.ts';
 
 /** What a sync needs from svc: its model tokens (purpose `model`, bound to an agent). */
 export interface ModelTokens {
@@ -31,6 +32,8 @@ export interface RoutingDeps {
   log: ConfigLog;
   /** Which routed agents stand for the defaults' model (kept between syncs). */
   fromDefault: { read(): string[]; write(ids: string[]): void };
+  /** Each agent's token generation and revocation (rotate and revoke); absent: every agent on its first token, live. */
+  tokenStates?: { read(): TokenStates };
 }
 
 export const SYNC_ERRORS = {
@@ -91,14 +94,16 @@ export function prepareRouting(deps: RoutingDeps, read: RoutingRead, opts: Routi
     oauthProviders: new Set(readAuthProfiles(deps.stateDir, deps.log).filter((p) => p.type === 'oauth').map((p) => p.provider)),
     tokenVerifies: (agentId, token) => deps.tokens.verify(agentId, token) !== null,
     fromDefault: new Set(deps.fromDefault.read()),
+    tokenStates: deps.tokenStates?.read() ?? {},
   });
   const envChanges = emptyRecord<string | null>();
   for (const name of plan.envAfter) setOwn(envChanges, name, null);
   Object.assign(envChanges, plan.envBefore);
   for (const agentId of plan.mint) {
     const token = deps.tokens.mint(agentId);
-    deps.vault.set(tokenEnvVar(agentId), token);
-    setOwn(envChanges, tokenEnvVar(agentId), token);
+    const name = plan.tokenVars[agentId] as string;
+    deps.vault.set(name, token);
+    setOwn(envChanges, name, token);
   }
   for (const [name, value] of Object.entries(plan.vaultSet)) deps.vault.set(name, value);
   // The registry before the config: the first call through svc must find its upstream.

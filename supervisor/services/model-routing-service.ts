@@ -3,8 +3,10 @@
 // reads, the model tokens, what the routing part of the gateway reconciler
 // (gateway-wiring-service.ts) needs to plan, the view GET
 // /api/system/model-routing answers, and the names of real keys left in the
-// gateway's files for the health check. The reconciler applies routing with
-// the other parts of svc's wiring; nothing here writes the gateway's files.
+// gateway's files for the health check; the operator's actions on one
+// upstream (confirm the host its key may go to) and one agent's token
+// (rotate, revoke). The reconciler applies routing with the other parts of
+// svc's wiring; nothing here writes the gateway's files.
 import { existsSync } from 'node:fs';
 import type { AgentTokenStore } from '../../shared/agent-tokens/index.ts';
 import type { SettingsTable } from '../../shared/db/settings-table.ts';
@@ -13,7 +15,10 @@ import { readAuthProfiles } from '../../shared/gateway/auto-configure.ts';
 import type { Logger } from '../../shared/log.ts';
 import { gatewayPaths } from '../../shared/paths.ts';
 import { keysInGatewayFiles } from '../../shared/model-routing/gateway-keys.ts';
+import { originOf, withHost } from '../../shared/model-routing/key-hosts.ts';
 import { createRegistryStore, type RegistryStore } from '../../shared/model-routing/registry.ts';
+import { revokeModelToken, rotateModelToken, type TokenActionDeps } from '../../shared/model-routing/token-actions.ts';
+import { createTokenStateStore, tokenEnvVar, tokenStateOf } from '../../shared/model-routing/token-names.ts';
 import { ENABLED_KEY, FROM_DEFAULT_KEY, routingView, type ModelRoutingView } from '../../shared/model-routing/status.ts';
 import type { GatewayReach } from '../../shared/gateway/config-rpc.ts';
 import { gatewayAgentIds, type ModelTokens, type RoutingDeps } from '../../shared/model-routing/sync.ts';
@@ -35,6 +40,18 @@ export interface ModelRoutingService {
   view(): Promise<ModelRoutingView>;
   /** For the health check: routing is on and applied (some agent routed), and the names of real keys the gateway's files still hold. */
   keysLeftInGateway(): { active: boolean; names: string[] };
+  /**
+   * Binds the upstream's key to its base URL's origin. `origin` is the one
+   * the operator was shown: 'unknown' when no such upstream, 'moved' when its
+   * origin is another now (nothing is bound).
+   */
+  confirmHost(upstreamId: string, origin: string): 'ok' | 'unknown' | 'moved';
+  /** Whether svc has a model token for the agent, or had one (routed now, a token in the vault, rotated or revoked before). */
+  knowsAgentToken(agentId: string): boolean;
+  /** Ends the agent's token and moves it to its next name (the caller reconciles, which mints it). */
+  rotateToken(agentId: string): void;
+  /** Ends the agent's token; none is minted until a rotation. */
+  revokeToken(agentId: string): void;
 }
 
 export interface ModelRoutingDeps {
@@ -54,6 +71,8 @@ export interface ModelRoutingDeps {
 export function createModelRoutingService(deps: ModelRoutingDeps): ModelRoutingService {
   const { stateDir, settingsTable, vault, agentTokens, logger, gateway } = deps;
   const registry = createRegistryStore(settingsTable, vault, logger);
+  const tokenStates = createTokenStateStore(settingsTable, logger);
+  const tokenActions: TokenActionDeps = { tokenStates, vault, revokeAll: (agentId) => agentTokens.revokeAgent('model', agentId) };
   const tokens: ModelTokens = {
     mint: (agentId) => agentTokens.mint('model', { agentId }).token,
     verify: (agentId, token) => {
@@ -89,7 +108,7 @@ export function createModelRoutingService(deps: ModelRoutingDeps): ModelRoutingS
     registry,
     enabled,
     setEnabled: (on) => void settingsTable.set(ENABLED_KEY, on ? 'true' : 'false'),
-    planDeps: { registry, vault, tokens, log: logger, fromDefault },
+    planDeps: { registry, vault, tokens, log: logger, fromDefault, tokenStates },
     hasGateway: () => gateway.connected() || existsSync(gatewayPaths(stateDir()).configFile),
     async view() {
       const dir = stateDir();
@@ -115,6 +134,7 @@ export function createModelRoutingService(deps: ModelRoutingDeps): ModelRoutingS
           oauthProviders: new Set(readAuthProfiles(dir, logger).filter((p) => p.type === 'oauth').map((p) => p.provider)),
           tokenVerifies: (agentId, token) => tokens.verify(agentId, token) !== null,
           fromDefault: new Set(fromDefault.read()),
+          tokenStates: tokenStates.read(),
         },
         { endpoint: endpoint(), lastSync: deps.lastSync(), vaultHas: (name) => vault.get(name) !== null },
       );
@@ -125,6 +145,29 @@ export function createModelRoutingService(deps: ModelRoutingDeps): ModelRoutingS
       if (!enabled() || Object.keys(current.agents).length === 0) return { active: false, names: [] };
       const dir = stateDir();
       return { active: true, names: keysInGatewayFiles(readGatewayConfig(dir).config, readGatewayEnv(dir), current) };
+    },
+    confirmHost(upstreamId, origin) {
+      const current = registry.read();
+      const upstream = Object.hasOwn(current.upstreams, upstreamId) ? current.upstreams[upstreamId] : undefined;
+      if (!upstream) return 'unknown';
+      const now = originOf(upstream.baseUrl);
+      if (now === null || now !== origin) return 'moved';
+      if (upstream.keyName === null) return 'ok';
+      registry.write({ ...current, keyHosts: withHost(current.keyHosts, upstream.keyName, now) });
+      logger.info({ upstream: upstreamId, origin: now }, 'the operator confirmed the host a provider key may be sent to');
+      return 'ok';
+    },
+    knowsAgentToken(agentId) {
+      const states = tokenStates.read();
+      return Object.hasOwn(registry.read().agents, agentId) || Object.hasOwn(states, agentId) || vault.get(tokenEnvVar(agentId, tokenStateOf(states, agentId).generation)) !== null;
+    },
+    rotateToken(agentId) {
+      const { envName } = rotateModelToken(tokenActions, agentId);
+      logger.info({ agentId, envName }, 'model token rotated');
+    },
+    revokeToken(agentId) {
+      revokeModelToken(tokenActions, agentId);
+      logger.info({ agentId }, 'model token revoked');
     },
   };
 }

@@ -48,7 +48,7 @@ void test('Budgets (issue 22, item 2): with no gateway, GET shows routing on and
   const ta = await buildTestApp(t);
   const get = await ta.app.inject('/api/system/model-routing');
   assert.equal(get.statusCode, 200);
-  assert.deepEqual(get.json(), { enabled: true, endpoint: null, agents: [], upstreams: [], keysInGatewayFiles: [], lastSync: null });
+  assert.deepEqual(get.json(), { enabled: true, endpoint: null, agents: [], upstreams: [], tokens: [], keysInGatewayFiles: [], lastSync: null });
   for (const payload of [{ enabled: 'yes' }, {}, [true]]) {
     const bad = await ta.app.inject({ method: 'PUT', url: '/api/system/model-routing', payload });
     assert.equal(bad.statusCode, 400, JSON.stringify(payload));
@@ -76,7 +76,8 @@ void test('Budgets (issue 22, item 2): POST sync routes every agent through svc;
     { agentId: 'main', routed: true, reason: null, provider: 'svc-main', upstream: 'fakellm', model: 'svc-e2e-llm' },
     { agentId: 'researcher', routed: true, reason: null, provider: 'svc-researcher', upstream: 'fakellm', model: 'svc-e2e-llm' },
   ]);
-  assert.deepEqual(view.upstreams, [{ id: 'fakellm', api: 'openai-completions', baseUrl: 'http://127.0.0.1:9/v1', keyHeld: true }]);
+  assert.deepEqual(view.upstreams, [{ id: 'fakellm', api: 'openai-completions', baseUrl: 'http://127.0.0.1:9/v1', origin: 'http://127.0.0.1:9', keyHeld: true, hostConfirmed: true, state: 'ok' }]);
+  assert.deepEqual(view.tokens, [{ agentId: 'main', state: 'live', envName: 'SVC_MODEL_TOKEN_MAIN' }, { agentId: 'researcher', state: 'live', envName: 'SVC_MODEL_TOKEN_RESEARCHER' }]);
   assert.deepEqual(view.keysInGatewayFiles, []);
   assert.equal(view.lastSync.ok, true);
   assert.equal(view.lastSync.error, null);

@@ -1,103 +1,12 @@
 // Issue 22 item 2: the routing rule (shared/model-routing/plan.ts) applied by
-// the gateway reconciler (shared/gateway-wiring/reconcile.ts, routing only:
-// no team, attach off) to a gateway state folder on disk, with svc's real
-// SQLite tables for tokens, the registry and the ledger. The gateway is not
-// running: the config is written as a file (the live config.patch path is
-// the e2e's).
-import { test, type TestContext } from 'node:test';
+// the gateway reconciler to a gateway state folder on disk (the rig:
+// model-routing-rig.ts). The live config.patch path is the e2e's.
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { createAgentTokenStore } from '../../shared/agent-tokens/index.ts';
-import { openDatabase } from '../../shared/db/open.ts';
-import { createSettingsTable } from '../../shared/db/settings-table.ts';
-import { createRegistryStore } from '../../shared/model-routing/registry.ts';
 import { keysInGatewayFiles } from '../../shared/model-routing/gateway-keys.ts';
-import type { RoutingDeps } from '../../shared/model-routing/sync.ts';
-import { readGateway } from '../../shared/gateway-wiring/gateway-read.ts';
-import { createLedgerStore } from '../../shared/gateway-wiring/ledger.ts';
-import { reconcileOnce } from '../../shared/gateway-wiring/reconcile.ts';
-import { parseDotenv } from '../../shared/settings/gateway-files.ts';
-
-const FAKE_KEY = 'sk-fake-upstream-0123456789';
-const OPENAI_KEY = 'sk-openai-test-abcdefghijklmnop';
-const PORT = 4555;
-
-type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any -- arbitrary config shapes
-
-function rig(t: TestContext, files: { config: Json; env: string }) {
-  const dir = mkdtempSync(join(tmpdir(), 'svc-model-routing-'));
-  t.after(() => rmSync(dir, { recursive: true, force: true }));
-  const stateDir = join(dir, 'gateway');
-  mkdirSync(stateDir);
-  writeFileSync(join(stateDir, 'openclaw.json'), JSON.stringify(files.config, null, 2));
-  writeFileSync(join(stateDir, '.env'), files.env);
-  const db = openDatabase(join(dir, 'svc.db'));
-  t.after(() => db.close());
-  const vaultMap = new Map<string, string>();
-  const vault = { get: (n: string) => vaultMap.get(n) ?? null, set: (n: string, v: string) => void vaultMap.set(n, v), delete: (n: string) => vaultMap.delete(n) };
-  const log = { info: () => {}, warn: () => {} };
-  const registry = createRegistryStore(createSettingsTable(db), vault, log);
-  const agentTokens = createAgentTokenStore(db);
-  const minted: string[] = [];
-  let fromDefault: string[] = [];
-  const gateway = { connected: () => false, call: () => Promise.reject(new Error('not connected')) };
-  const settings = createSettingsTable(db);
-  const deps: Omit<RoutingDeps, 'stateDir'> = {
-    registry,
-    vault,
-    log,
-    fromDefault: { read: () => fromDefault, write: (ids) => void (fromDefault = ids) },
-    tokens: {
-      mint: (agentId) => {
-        minted.push(agentId);
-        return agentTokens.mint('model', { agentId }).token;
-      },
-      verify: (agentId, token) => {
-        const b = agentTokens.verify('model', token);
-        return b && b.agentId === agentId ? b.id : null;
-      },
-      revokeToken: (token) => {
-        const b = agentTokens.verify('model', token);
-        if (b) agentTokens.revoke(b.id);
-      },
-    },
-  };
-  return {
-    deps, vaultMap, registry, minted, agentTokens, stateDir,
-    config: (): Json => JSON.parse(readFileSync(join(stateDir, 'openclaw.json'), 'utf8')) as Json,
-    envText: () => readFileSync(join(stateDir, '.env'), 'utf8'),
-    env: () => parseDotenv(readFileSync(join(stateDir, '.env'), 'utf8')),
-    sync: async (enabled = true) => {
-      const read = await readGateway({ gateway, stateDir, local: () => true });
-      const out = await reconcileOnce(
-        {
-          gateway, log, ledgers: createLedgerStore(settings, { error: () => {} }), routing: deps, vault, backupFallback: join(dir, 'before-svc.json'),
-          bindings: { mint: () => assert.fail('no agent is on a team'), verify: () => null, revoke: () => {} },
-        },
-        read,
-        { wiring: true, attach: false, routing: enabled, svcPort: PORT, allowAgents: new Map(), onTeams: [] },
-      );
-      out.cleanup();
-      return { agents: out.routing?.agents ?? [], changed: { config: out.changed.config, env: out.changed.envNames, minted: out.routing?.minted ?? [] }, via: out.write.via };
-    },
-  };
-}
-
-const fakeProvider = (apiKey: string) => ({
-  baseUrl: 'http://127.0.0.1:9999/v1',
-  apiKey,
-  api: 'openai-completions',
-  models: [{ id: 'svc-e2e-llm', name: 'Fake', cost: { input: 3, output: 15, cacheRead: 0, cacheWrite: 0 }, contextWindow: 128000, maxTokens: 4096 }],
-});
-
-const baseConfig = (providers: Json, entries: Json = {}, primary = 'fakellm/svc-e2e-llm'): Json => ({
-  gateway: { mode: 'local', port: 18789, bind: 'loopback', auth: { mode: 'token', token: '${OPENCLAW_GATEWAY_TOKEN}' } },
-  models: { mode: 'merge', providers },
-  agents: { defaults: { model: { primary } }, entries },
-  custom: { kept: true },
-});
+import { baseConfig, FAKE_KEY, fakeProvider, OPENAI_KEY, PORT, rig, type Json } from './model-routing-rig.ts';
 
 void test('Budgets (issue 22, item 2): a custom provider with a ${VAR} key is routed: svc-<agent> providers, tokens in .env, the key moved to the vault', async (t) => {
   const r = rig(t, { config: baseConfig({ fakellm: fakeProvider('${FAKELLM_API_KEY}') }, { researcher: { workspace: '/w' } }), env: `OPENCLAW_GATEWAY_TOKEN=gw\nFAKELLM_API_KEY=${FAKE_KEY}\n# mine\nKEEP=1\n` });
@@ -125,6 +34,7 @@ void test('Budgets (issue 22, item 2): a custom provider with a ${VAR} key is ro
   assert.deepEqual(r.registry.read(), {
     agents: { main: { upstream: 'fakellm', models: ['svc-e2e-llm'] }, researcher: { upstream: 'fakellm', models: ['svc-e2e-llm'] } },
     upstreams: { fakellm: { api: 'openai-completions', baseUrl: 'http://127.0.0.1:9999/v1', keyName: 'FAKELLM_API_KEY', headers: {} } },
+    keyHosts: { FAKELLM_API_KEY: ['http://127.0.0.1:9999'] },
   });
   assert.equal(r.registry.resolve('researcher')?.apiKey, FAKE_KEY);
   assert.deepEqual(keysInGatewayFiles(config, r.env(), r.registry.read()), []);
@@ -146,7 +56,7 @@ void test('Budgets (issue 22, item 2): a second sync changes nothing and mints n
 
 void test('Budgets (issue 22, item 2): a literal key in openclaw.json moves to the vault under <PROVIDER>_API_KEY', async (t) => {
   const r = rig(t, { config: baseConfig({ fakellm: fakeProvider(FAKE_KEY) }), env: '' });
-  const before = keysInGatewayFiles(JSON.parse(readFileSync(join(r.stateDir, 'openclaw.json'), 'utf8')), {}, { agents: {}, upstreams: {} });
+  const before = keysInGatewayFiles(JSON.parse(readFileSync(join(r.stateDir, 'openclaw.json'), 'utf8')), {}, { upstreams: {} });
   assert.deepEqual(before, ['models.providers.fakellm.apiKey'], 'the literal key is found by its path');
   await r.sync();
   assert.equal(r.vaultMap.get('FAKELLM_API_KEY'), FAKE_KEY);
@@ -192,7 +102,8 @@ void test('Budgets (issue 22, item 2): routing off restores the models, the prov
   assert.deepEqual(config.agents, original.agents);
   assert.deepEqual(config.models.providers, original.models.providers);
   assert.deepEqual(r.env(), { OPENCLAW_GATEWAY_TOKEN: 'gw', FAKELLM_API_KEY: FAKE_KEY });
-  assert.deepEqual(r.registry.read(), { agents: {}, upstreams: {} });
+  // The key stays bound to its host after routing off: a base URL moved meanwhile is not sent it when routing comes back.
+  assert.deepEqual(r.registry.read(), { agents: {}, upstreams: {}, keyHosts: { FAKELLM_API_KEY: ['http://127.0.0.1:9999'] } });
   const again = await r.sync(false);
   assert.equal(again.changed.config, 0);
   // Routing on again gives the gateway the same token values: it never takes a new value for a name it has read.
