@@ -27,6 +27,13 @@ export interface BudgetLedger {
    * budget (warn rows too). Reserving a callId twice returns the first.
    */
   reserve(callId: string, scope: CallScope, estimateUsd: number): ReserveResult;
+  /**
+   * A call in flight needs more than it reserved (its answer runs past the
+   * estimate): one IMMEDIATE transaction adds `addUsd` to each of its open
+   * reservations, unless a cap row among them cannot hold it; then nothing
+   * changes and that row is returned (the caller ends the answer there).
+   */
+  extend(callId: string, addUsd: number): { ok: true } | { ok: false; refusedBy: BudgetRow };
   /** Reservation → spend at actualUsd (may exceed the estimate); idempotent per callId. */
   settle(callId: string, actualUsd: number): BudgetTransition[];
   /** Reservation dropped, nothing spent; idempotent. */
@@ -185,6 +192,19 @@ export function createBudgetLedger(deps: LedgerDeps): BudgetLedger {
     return { ok: true, reservedUsd: microToUsd(estimate), budgetIds: applying.map((r) => r.id) };
   });
 
+  const openOf = db.prepare(`SELECT budget_id, amount_micro_usd FROM budget_reservations WHERE call_id = ? AND state = 'open'`);
+  const growReservation = db.prepare(`UPDATE budget_reservations SET amount_micro_usd = amount_micro_usd + ? WHERE call_id = ? AND state = 'open'`);
+  const extendTx = immediate((callId: string, addUsd: number): { ok: true } | { ok: false; refusedBy: BudgetRow } => {
+    const add = usdToMicro(addUsd);
+    const at = now();
+    const held = (openOf.all(callId) as OpenReservation[]).map((o) => rows.byId(o.budget_id)).filter((r): r is StoredBudget => r !== null);
+    const refusing = held.map((r) => current(r, at)).find((r) => refuses(numbersOf(r, policy), add));
+    if (refusing) return { ok: false, refusedBy: rows.json(refusing) };
+    growReservation.run(add, callId);
+    for (const r of held) addReserved.run(add, r.id);
+    return { ok: true };
+  });
+
   const settleTx = immediate((callId: string, actualUsd: number) => close(callId, usdToMicro(actualUsd)));
   const releaseTx = immediate((callId: string) => void close(callId, null));
 
@@ -221,6 +241,7 @@ export function createBudgetLedger(deps: LedgerDeps): BudgetLedger {
 
   return {
     reserve: (callId, scope, estimateUsd) => reserveTx(callId, scope, estimateUsd),
+    extend: (callId, addUsd) => extendTx(callId, addUsd),
     settle: (callId, actualUsd) => settleTx(callId, actualUsd),
     release: (callId) => releaseTx(callId),
     recordSpend: (scope, usd) => (usd > 0 ? recordSpendTx(scope, usd) : []),

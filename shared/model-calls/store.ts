@@ -8,7 +8,7 @@ import { z } from 'zod';
 import type { Db } from '../db/open.ts';
 import { uuidv7 } from '../ids.ts';
 
-export const MODEL_CALL_OUTCOMES = ['open', 'ok', 'refused', 'upstream_error', 'aborted', 'cut', 'interrupted'] as const;
+export const MODEL_CALL_OUTCOMES = ['open', 'ok', 'refused', 'upstream_error', 'aborted', 'cut', 'capped', 'ended', 'interrupted'] as const;
 export type ModelCallOutcome = (typeof MODEL_CALL_OUTCOMES)[number];
 
 /** GET /api/model-calls query: every filter optional, newest first. */

@@ -13,6 +13,8 @@
 //   aborted                 the caller went away: the answer was read to its
 //                           end anyway (forward.ts), settled at its usage;
 //                           without usage, at least the reservation
+//   capped                  a cap was reached mid-stream (meterFor): settled
+//                           like a cut, at what the caller was sent
 //   upstream_error          released (the provider's error went to the caller)
 //   unreachable             released; the caller gets a 502
 // A refusal pauses the budget (ledger), writes its `error` event and asks the
@@ -36,6 +38,8 @@ import { forward, OVERHEAD_HEADER, overheadMs, type ForwardResult } from './forw
 import { eventBase, type CallRecorder } from './records.ts';
 import { refusalAnswer, refusalText } from './refusal.ts';
 import { refusedRequest } from './request-rules.ts';
+import { detectRunaway, type RunawayLimits } from './runaway.ts';
+import type { RunawayRecordInput } from './runaway-record.ts';
 import type { CallUsage } from './usage.ts';
 
 /** A model with no known price under a cap: unknown is not free. */
@@ -60,6 +64,8 @@ export interface ModelCallDeps {
   /** The team chat's halt (E); must not throw into the endpoint, and is guarded here too. */
   haltForBudget: (req: BudgetHaltRequest) => Promise<void>;
   headersTimeoutMs: number;
+  /** Per-team runaway limits (runaway-limits.ts) and what an ended turn leaves (runaway-record.ts). */
+  runaway: { limits: (teamIds: readonly string[]) => RunawayLimits; record: (input: RunawayRecordInput) => void };
   now?: () => number;
 }
 
@@ -116,6 +122,28 @@ export function createModelCallHandler(deps: ModelCallDeps) {
     req.res.end(a.body);
   };
 
+  /**
+   * A streamed call under a cap: its output is priced as it passes, and
+   * once it outgrows what was reserved, the reservation grows with it
+   * (ledger.extend, in steps of the estimate). When a cap cannot hold the
+   * next step, the answer ends at that chunk: spend passes a cap by at most
+   * the one chunk that reached it.
+   */
+  const meterFor = (id: string, priced: string, est: Estimate) => {
+    let held = est.usd;
+    return (outputChars: number): boolean => {
+      const cost = recorder.prices.costOf({ model: priced, inputTokens: est.inputTokens, outputTokens: tokensOfChars(outputChars) });
+      if (cost <= held) return true;
+      for (const step of [Math.max(est.usd, cost - held), cost - held]) {
+        if (ledger.extend(id, step).ok) {
+          held += step;
+          return true;
+        }
+      }
+      return false;
+    };
+  };
+
   return async function handle(req: ModelCallRequest): Promise<void> {
     const { agentId, api, upstream, raw, body, res } = req;
     const refused = refusedRequest(api, agentId, body, upstream.models);
@@ -136,11 +164,26 @@ export function createModelCallHandler(deps: ModelCallDeps) {
     const est = estimateCall(recorder.prices, api, priced, raw.length, body);
     const traceId = ctx.traceId ?? traceIdOf(req.headers.traceparent);
     const startedAt = now();
-    const { id, reserved } = deps.tx.run(() => {
-      const callId = calls.open({
+    const open = () =>
+      calls.open({
         agentId, teamId: ctx.teamId, taskId: ctx.taskId, sessionKey: ctx.sessionKey, runId: ctx.runId,
         traceId: traceIdOf(req.headers.traceparent) ?? ctx.traceId, provider: upstream.id, api, model, estimateUsd: est.usd, startedAt,
       });
+
+    const hit = detectRunaway(api, body, deps.runaway.limits(ctx.teamIds), agentId);
+    if (hit !== null) {
+      const id = open();
+      calls.finish(id, { outcome: 'ended', inputTokens: 0, outputTokens: 0, costUsd: 0, httpStatus: 200, durationMs: performance.now() - req.receivedAt, endedAt: now() });
+      deps.runaway.record({
+        agentId, sessionKey: ctx.executionSessionKey, teamId: ctx.teamId, taskId: ctx.taskId,
+        runId: ctx.runId, traceId, parentSpanId: ctx.spanId, callId: id, hit,
+      });
+      answer(req, 200, refusalAnswer(api, { id, model, stream, text: hit.text, nowMs: startedAt }));
+      return;
+    }
+
+    const { id, reserved } = deps.tx.run(() => {
+      const callId = open();
       return { id: callId, reserved: ledger.reserve(callId, scope, est.usd) };
     });
     if (!reserved.ok) {
@@ -162,6 +205,7 @@ export function createModelCallHandler(deps: ModelCallDeps) {
       r = await forward({
         url: new URL(upstreamUrl(upstream, api)), headers: upstreamHeaders(req.headers, upstream, send.length), body: send,
         api, res, startedAt: req.receivedAt, headersTimeoutMs: deps.headersTimeoutMs,
+        ...(stream && ledger.capApplies(scope) ? { meter: meterFor(id, priced, est) } : {}),
       });
     } catch (err) {
       // forward() settles every network outcome itself; a throw here is a
@@ -182,7 +226,7 @@ export function createModelCallHandler(deps: ModelCallDeps) {
       return;
     }
 
-    const outcome: 'ok' | 'cut' | 'aborted' = r.outcome;
+    const outcome: 'ok' | 'cut' | 'aborted' | 'capped' = r.outcome;
     const used = chargedTokens(r, est);
     const actual = recorder.prices.costOf({ model: priced, ...used });
     deps.tx.run(() => {

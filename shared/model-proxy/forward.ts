@@ -8,6 +8,10 @@
 //   upstream_error  the upstream answered non-2xx (passed through)
 //   unreachable     no answer came (connect error): the caller gets nothing yet
 //   cut             the upstream's body ended early (socket destroyed)
+//   capped          a cap was reached while the answer streamed (`meter`
+//                   said stop): the caller got the events up to the chunk
+//                   that reached it, then a normal length-limited finish
+//                   (stream-cut.ts); the provider's request is destroyed.
 //   aborted         the caller went away first. The provider bills the whole
 //                   answer whether anyone reads it or not, so svc keeps
 //                   reading it to its end (writing nothing) for its usage.
@@ -17,9 +21,10 @@
 import { Agent as HttpAgent, request as httpRequest, type IncomingMessage, type ServerResponse } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import type { RoutedApi } from '../model-routing/registry.ts';
+import { StreamCut } from './stream-cut.ts';
 import { SseUsageReader, usageOfBody, type CallUsage } from './usage.ts';
 
-export type ForwardOutcome = 'ok' | 'upstream_error' | 'unreachable' | 'cut' | 'aborted';
+export type ForwardOutcome = 'ok' | 'upstream_error' | 'unreachable' | 'cut' | 'aborted' | 'capped';
 
 export interface ForwardResult {
   outcome: ForwardOutcome;
@@ -45,6 +50,12 @@ export interface ForwardInput {
   startedAt: number;
   /** Longest wait for the upstream's response headers. */
   headersTimeoutMs: number;
+  /**
+   * Asked after each whole set of events of a 2xx stream, with the output
+   * characters seen so far: false ends the answer there (a cap was reached).
+   * Without it the stream passes byte for byte.
+   */
+  meter?: (outputChars: number) => boolean;
 }
 
 export const OVERHEAD_HEADER = 'x-svc-overhead-ms';
@@ -70,7 +81,10 @@ const MAX_JSON_COPY = 32 * 1024 * 1024;
 export function forward(input: ForwardInput): Promise<ForwardResult> {
   const { url, res, api, startedAt } = input;
   return new Promise((resolve) => {
-    const reader = new SseUsageReader(api);
+    const cut = input.meter ? new StreamCut(api) : null;
+    const reader = new SseUsageReader(api, cut ? (e) => cut.see(e) : null);
+    // A metered stream is written whole events at a time, so a cut never leaves half an event.
+    let partial: Buffer | null = null;
     let status: number | null = null;
     let ttftMs: number | null = null;
     let jsonCopy: Buffer[] | null = null;
@@ -128,13 +142,32 @@ export function forward(input: ForwardInput): Promise<ForwardResult> {
         // A stream's first bytes must not wait for a second chunk.
         res.flushHeaders();
       }
-      ur.on('data', (chunk: Buffer) => {
+      const metered = ok && jsonCopy === null && cut !== null && input.meter !== undefined;
+      ur.on('data', (data: Buffer) => {
+        if (done) return;
         if (ttftMs === null) ttftMs = performance.now() - startedAt;
+        let chunk = data;
+        if (metered) {
+          const whole = partial === null ? data : Buffer.concat([partial, data]);
+          const end = whole.lastIndexOf('\n\n');
+          if (end === -1) {
+            partial = whole;
+            return;
+          }
+          chunk = whole.subarray(0, end + 2);
+          partial = end + 2 < whole.length ? whole.subarray(end + 2) : null;
+        }
         if (ok) {
           if (jsonCopy !== null) {
             jsonBytes += chunk.length;
             if (jsonBytes <= MAX_JSON_COPY) jsonCopy.push(chunk);
           } else reader.feed(chunk);
+        }
+        if (metered && !callerGone && !(input.meter as NonNullable<ForwardInput['meter']>)(reader.outputChars)) {
+          res.end(Buffer.concat([chunk, Buffer.from((cut as StreamCut).tail())]));
+          up.destroy();
+          finish('capped');
+          return;
         }
         if (callerGone) return;
         if (!res.write(chunk)) {
@@ -166,7 +199,7 @@ export function forward(input: ForwardInput): Promise<ForwardResult> {
           finish('cut');
           return;
         }
-        res.end();
+        res.end(partial ?? undefined);
         finish(ok ? 'ok' : 'upstream_error');
       });
     });

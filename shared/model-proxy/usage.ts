@@ -66,7 +66,11 @@ export class SseUsageReader {
   private buf = '';
   private readonly decoder = new TextDecoder();
 
-  constructor(private readonly api: RoutedApi) {}
+  /** `observe` sees every parsed event too (a StreamCut keeps what a cut must close). */
+  constructor(
+    private readonly api: RoutedApi,
+    private readonly observe: ((event: Obj) => void) | null = null,
+  ) {}
 
   feed(chunk: Uint8Array): void {
     this.buf += this.decoder.decode(chunk, { stream: true });
@@ -89,7 +93,9 @@ export class SseUsageReader {
       return;
     }
     const d = obj(v);
-    if (d) this.onEvent(d);
+    if (!d) return;
+    this.onEvent(d);
+    this.observe?.(d);
   }
 
   private onEvent(d: Obj): void {

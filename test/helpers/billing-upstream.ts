@@ -9,14 +9,20 @@ import { waitFor } from './wait.ts';
 
 export const BILLED_PROMPT_TOKENS = 1_200;
 export const BILLED_COMPLETION_TOKENS = 3_000;
-/** Streamed answers arrive in this many chunks. */
-const CHUNKS = 30;
+export interface BillingOptions {
+  /** Streamed answers arrive in this many chunks (default 30). */
+  chunks?: number;
+  /** Characters of text per chunk (default a short word). */
+  chunkChars?: number;
+  /** Whether requests wait at the gate for release() (default true). */
+  gated?: boolean;
+}
 
 export interface Billed {
   stream: boolean;
   promptTokens: number;
   completionTokens: number;
-  /** Whether the client was still connected when the answer ended. */
+  /** Whether the client was still connected when the answer ended (a client that leaves ends a stream early). */
   clientConnected: boolean;
 }
 
@@ -33,7 +39,9 @@ export interface BillingUpstream {
   close(): Promise<void>;
 }
 
-export async function startBillingUpstream(): Promise<BillingUpstream> {
+export async function startBillingUpstream(opts: BillingOptions = {}): Promise<BillingUpstream> {
+  const chunks = opts.chunks ?? 30;
+  const text = (i: number) => (opts.chunkChars === undefined ? `word${i} ` : 'x'.repeat(opts.chunkChars));
   const billed: Billed[] = [];
   let received = 0;
   let waiting: Array<() => void> = [];
@@ -54,10 +62,15 @@ export async function startBillingUpstream(): Promise<BillingUpstream> {
     res.writeHead(200, { 'content-type': 'text/event-stream' });
     const send = (o: unknown) => res.write(`data: ${JSON.stringify(o)}\n\n`);
     const chunk = (delta: unknown, finish: string | null = null) => send({ id: 'chatcmpl-billing', object: 'chat.completion.chunk', created: 0, model, choices: [{ index: 0, delta, finish_reason: finish }] });
+    chunk({ role: 'assistant', content: '' });
     let i = 0;
     const next = () => {
-      if (i < CHUNKS) {
-        chunk({ content: `word${i} ` });
+      if (res.destroyed) {
+        done();
+        return;
+      }
+      if (i < chunks) {
+        chunk({ content: text(i) });
         i += 1;
         setImmediate(next);
         return;
@@ -77,7 +90,9 @@ export async function startBillingUpstream(): Promise<BillingUpstream> {
     req.on('end', () => {
       received += 1;
       const body = JSON.parse(raw || '{}') as { stream?: boolean; model?: string };
-      waiting.push(() => answer(body.stream === true, body.model ?? 'unknown', res));
+      const go = () => answer(body.stream === true, body.model ?? 'unknown', res);
+      if (opts.gated === false) go();
+      else waiting.push(go);
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

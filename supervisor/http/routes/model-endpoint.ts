@@ -14,6 +14,9 @@ import { errorAnswer } from '../../../shared/model-proxy/error-shape.ts';
 import { createModelCallHandler } from '../../../shared/model-proxy/call.ts';
 import { createCallRecorder } from '../../../shared/model-proxy/records.ts';
 import { createCostRecords } from '../../../shared/costs/index.ts';
+import { resolveRunawayLimits } from '../../../shared/model-proxy/runaway-limits.ts';
+import { recordRunaway } from '../../../shared/model-proxy/runaway-record.ts';
+import { createEntryWriter } from '../../../shared/team-chat/entries.ts';
 import { HttpError } from '../http-error.ts';
 
 export const MODEL_ROUTE = '/model/:agentId/*';
@@ -43,6 +46,7 @@ export interface ModelEndpointOptions {
 export async function modelEndpointRoutes(scope: FastifyInstance, deps: AppDeps, opts: ModelEndpointOptions = {}): Promise<void> {
   const bodyLimit = opts.bodyLimitBytes ?? deps.config.modelBodyLimitBytes;
   const registry = deps.modelRouting.registry;
+  const runawayNotes = { tx: deps.tx, eventLog: deps.eventLog, entries: createEntryWriter(deps.chatMessages, Date.now) };
   const handle = createModelCallHandler({
     tx: deps.tx,
     calls: deps.modelCalls,
@@ -52,6 +56,10 @@ export async function modelEndpointRoutes(scope: FastifyInstance, deps: AppDeps,
     logger: deps.logger,
     haltForBudget: (p) => deps.teamChat.haltForBudget(p),
     headersTimeoutMs: MODEL_HEADERS_TIMEOUT_MS,
+    runaway: {
+      limits: (teamIds) => resolveRunawayLimits(deps.settingsTable, teamIds, deps.logger),
+      record: (input) => recordRunaway(runawayNotes, input),
+    },
   });
 
   // The body is forwarded as received (its size is the estimate's input): read as bytes, parsed here.

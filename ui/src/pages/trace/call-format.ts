@@ -8,6 +8,8 @@ const OUTCOME_TEXT: Record<ModelCall['outcome'], string> = {
   upstream_error: 'Provider error',
   aborted: 'Aborted',
   cut: 'Cut mid-stream',
+  capped: 'Ended at a cap mid-stream',
+  ended: 'Turn ended (runaway)',
   interrupted: 'Interrupted (svc restarted)',
   open: 'In progress',
 };
@@ -18,6 +20,8 @@ export const OUTCOME_TONE: Partial<Record<ModelCall['outcome'], string>> = {
   upstream_error: 'text-danger',
   cut: 'text-warn',
   aborted: 'text-warn',
+  capped: 'text-danger',
+  ended: 'text-danger',
   interrupted: 'text-warn',
 };
 
