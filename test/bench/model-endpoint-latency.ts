@@ -111,8 +111,8 @@ export function latencyReport(f: LatencyFigures): string[] {
   ];
 }
 
-/** svc's added p99 minus the bare proxy's, per measure (ms). */
-export function overBare(f: LatencyFigures): Record<keyof Series, number> {
-  const d = (w: keyof Series) => f.of.svc[w].p99 - f.of.bare[w].p99;
+/** svc's added percentile minus the bare proxy's, per measure (ms). */
+export function overBare(f: LatencyFigures, at: keyof Percentiles = 'p99'): Record<keyof Series, number> {
+  const d = (w: keyof Series) => f.of.svc[w][at] - f.of.bare[w][at];
   return { call: d('call'), ttft: d('ttft'), chunk: d('chunk') };
 }
