@@ -61,12 +61,13 @@ export interface FinishedCall extends CallFacts {
   outputTokens: number;
   cacheReadTokens: number;
   cacheWriteTokens: number;
-  outcome: 'ok' | 'cut' | 'aborted';
+  outcome: 'ok' | 'cut' | 'aborted' | 'capped';
 }
 
-/** A call that spent nothing: refused at a cap or by the request rules, the provider's error, no provider answered. */
+/** A call that spent nothing: refused at a cap or by the request rules, ended as a runaway, the provider's error, no provider answered. */
 export interface UnspentCall extends CallFacts {
-  outcome: 'refused' | 'rejected' | 'upstream_error' | 'unreachable';
+  /** `ended`: a turn svc ended at a runaway limit, before the provider. */
+  outcome: 'refused' | 'rejected' | 'ended' | 'upstream_error' | 'unreachable';
 }
 
 export interface CallRecorderDeps {

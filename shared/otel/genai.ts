@@ -67,7 +67,7 @@ export function requestModelOf(model: string, upstreamId: string | undefined): s
  * `unreachable` told apart, and `rejected` for a request svc answers 400
  * before any budget is asked (a model not listed, a parameter it cannot price).
  */
-export type ModelCallOutcome = 'ok' | 'cut' | 'aborted' | 'refused' | 'rejected' | 'upstream_error' | 'unreachable';
+export type ModelCallOutcome = 'ok' | 'cut' | 'aborted' | 'capped' | 'refused' | 'rejected' | 'ended' | 'upstream_error' | 'unreachable';
 
 /**
  * error.type of a model call that did not end `ok`: the provider's HTTP
@@ -77,6 +77,8 @@ export type ModelCallOutcome = 'ok' | 'cut' | 'aborted' | 'refused' | 'rejected'
 export function modelCallErrorType(outcome: ModelCallOutcome, httpStatus: number | null | undefined): string | null {
   if (outcome === 'ok') return null;
   if (outcome === 'refused') return 'budget_refused';
+  if (outcome === 'capped') return 'budget_capped';
+  if (outcome === 'ended') return 'runaway_ended';
   if (outcome === 'rejected') return 'request_rejected';
   if (outcome === 'upstream_error' && typeof httpStatus === 'number' && httpStatus >= 400) return String(httpStatus);
   return outcome;
@@ -90,4 +92,6 @@ export const MODEL_CALL_ERROR_TEXT: Readonly<Record<Exclude<ModelCallOutcome, 'o
   unreachable: 'the provider was unreachable',
   aborted: 'the caller went away before the answer ended',
   cut: "the provider's answer ended early",
+  capped: 'ended by svc mid-answer: a budget cap was reached',
+  ended: 'ended by svc before the provider: the turn hit a runaway limit',
 };

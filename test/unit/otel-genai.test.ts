@@ -94,6 +94,8 @@ void test(`${S}: error.type is the provider's HTTP status for its error, else th
   assert.equal(modelCallErrorType('ok', 200), null);
   assert.equal(modelCallErrorType('refused', 200), 'budget_refused');
   assert.equal(modelCallErrorType('rejected', 400), 'request_rejected');
+  assert.equal(modelCallErrorType('capped', 200), 'budget_capped');
+  assert.equal(modelCallErrorType('ended', 200), 'runaway_ended');
   assert.equal(modelCallErrorType('upstream_error', 429), '429');
   assert.equal(modelCallErrorType('upstream_error', null), 'upstream_error');
   assert.equal(modelCallErrorType('unreachable', null), 'unreachable');
