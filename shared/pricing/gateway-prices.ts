@@ -4,11 +4,11 @@
 // publishes what this extracts into svc's settings table (GATEWAY_PRICES_KEY)
 // and every thread's price book reads it from there (price-book.ts).
 //
-// A model entry without a `cost` object is not configured (the built-in
-// table prices it); a cost of all zeros is configured at zero: the operator
-// said so. Providers named `svc-…` are svc's own per-agent routing providers,
-// copies of an upstream's entries: a routed call is priced by
-// `<upstream>/<model>`, so they are skipped here.
+// A model entry without a `cost` object is not configured (the price
+// library prices it, or nothing does); a cost of all zeros is configured at
+// zero: the operator said so. Providers named `svc-…` are svc's own
+// per-agent routing providers, copies of an upstream's entries: a routed
+// call is priced by `<upstream>/<model>`, so they are skipped here.
 import { z } from 'zod';
 import { ModelPriceSchema, type ModelPrice } from './price.ts';
 

@@ -22,7 +22,11 @@ export const ModelPriceSchema = z.object({
 });
 export type ModelPrice = z.infer<typeof ModelPriceSchema>;
 
-/** The spec's price of a model nothing else prices: 3 (input) and 15 (output) per million. */
+/**
+ * The spec's rate for a model nothing prices ("Cost records": 3 per million input tokens, 15 per million output
+ * tokens for an unrecognised model): what such a call is recorded at. It is not a price: such a model is unpriced
+ * (Prices.isPriced is false) and a cap budget refuses it.
+ */
 export const DEFAULT_PRICE: Readonly<ModelPrice> = Object.freeze({ input: 3, output: 15 });
 
 /** One call's tokens, and the model to price them by (`<provider>/<model>` where known). */
@@ -35,10 +39,18 @@ export interface CallTokens {
   cacheWriteTokens?: number | undefined;
 }
 
+/** Where a model's price came from (price-table.ts has the order). */
+export type PriceSource = 'svc' | 'gateway' | 'library';
+
 /** Lookups of a model's price and a call's cost (price-table.ts says in which order). */
 export interface Prices {
+  /** The model's price for a call of few input tokens (a tiered library price: its base tier); DEFAULT_PRICE when unpriced. */
   priceOf(model: string | null | undefined): ModelPrice;
-  /** USD; negative or non-finite counts count as 0. */
+  /** Whether anything prices `model` (the operator or the library); false for null, empty and unknown models. */
+  isPriced(model: string | null | undefined): boolean;
+  /** Where `model`'s price comes from; null when it is unpriced. */
+  sourceOf(model: string | null | undefined): PriceSource | null;
+  /** USD; negative or non-finite counts count as 0. An unpriced model's call at DEFAULT_PRICE. */
   costOf(call: CallTokens): number;
 }
 

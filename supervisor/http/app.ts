@@ -43,6 +43,7 @@ import { personalityRoutes } from './routes/personality.ts';
 import { skillsRoutes } from './routes/skills.ts';
 import { governanceRoutes } from './routes/governance.ts';
 import { budgetsRoutes } from './routes/budgets.ts';
+import { modelPricesRoutes } from './routes/model-prices.ts';
 import { approvalsHistoryRoutes } from './routes/approvals-history.ts';
 import { catalogRoutes } from './routes/catalog.ts';
 import { toolsRoutes } from './routes/tools.ts';
@@ -181,6 +182,7 @@ export function buildApp(deps: AppDeps, opts: BuildAppOptions = {}): FastifyInst
   skillsRoutes(app, deps);
   governanceRoutes(app, deps);
   budgetsRoutes(app, deps);
+  modelPricesRoutes(app, deps);
   approvalsHistoryRoutes(app, deps);
   catalogRoutes(app, deps);
   toolsRoutes(app, deps);

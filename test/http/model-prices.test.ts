@@ -1,5 +1,7 @@
-// Issue 30 item 4 through the real app: a model call is priced at what the
-// operator configured in the gateway. The supervisor publishes the prices
+// Issue 30 item 4 and issue 31 item 1 through the real app: a model call is
+// priced at what the operator set in svc (GET/PUT
+// /api/governance/model-prices) or configured in the gateway, else at the
+// price library's list price. The supervisor publishes the prices
 // of a gateway config (the gateway reconciler's refresh(config), or the
 // config file at start); the model endpoint prices its estimate, its
 // settlement and its cost record as `<upstream>/<model>`, and the
@@ -37,7 +39,7 @@ void test('Pricing (issue 30 #4): the model endpoint reserves, settles and recor
   assert.equal(after?.spentUsd, Math.ceil((call.costUsd as number) * 1e6) / 1e6);
 });
 
-void test('Pricing (issue 30 #4): a model the gateway configures at zero costs nothing at the endpoint; without its cost entry it is priced by the built-in table again', async (t) => {
+void test('Pricing (issue 30 #4): a model the gateway configures at zero costs nothing at the endpoint; without its cost entry it is priced by the price library', async (t) => {
   const e = await startEndpoint(t);
   e.runtime.deps.gatewayPrices.refresh({ models: { providers: { fake: { models: [entry(PRICED_MODEL, cost(0, 0))] } } } });
   const first = await post(e, '/model/alice/v1/chat/completions', e.tokens.alice, completionsBody('free', { stream: false }));
@@ -49,7 +51,7 @@ void test('Pricing (issue 30 #4): a model the gateway configures at zero costs n
   await second.json();
   const priced = (await callsOf(e, '?agentId=alice')).find((c) => c.id !== free?.id);
   assert.ok(priced);
-  // gpt-4o-mini in the built-in table: 0.15 / 0.6 per million.
+  // gpt-4o-mini in the price library: 0.15 / 0.6 per million (the fake upstream reports no cached tokens).
   assert.equal(priced.costUsd, ((priced.inputTokens as number) * 0.15 + (priced.outputTokens as number) * 0.6) / 1e6);
 });
 
@@ -74,4 +76,56 @@ void test('Pricing (issue 30 #4): at start, svc publishes the prices of the gate
   const { app } = await buildTestApp(t, { env: { OPENCLAW_STATE_DIR: stateDir } });
   const res = await app.inject({ method: 'POST', url: '/api/cost-records', payload: { agentId: 'a', model: 'acme/house-model', inputTokens: 1_000_000, outputTokens: 1_000_000 } });
   assert.equal((res.json() as { costUsd: number }).costUsd, 12);
+});
+
+void test('Model prices (issue 31 #1): PUT /api/governance/model-prices sets prices svc prices by first; GET reads them back', async (t) => {
+  const { app, runtime } = await buildTestApp(t);
+  const get = async () => (await app.inject({ method: 'GET', url: '/api/governance/model-prices' })).json() as unknown;
+  const record = async (model: string) => {
+    const res = await app.inject({ method: 'POST', url: '/api/cost-records', payload: { agentId: 'a', model, inputTokens: 1_000_000, outputTokens: 1_000_000 } });
+    assert.equal(res.statusCode, 200, res.body);
+    return (res.json() as { costUsd: number }).costUsd;
+  };
+  assert.deepEqual(await get(), {});
+  runtime.deps.gatewayPrices.refresh({ models: { providers: { fakellm: { models: [entry('fake-1', cost(1, 2))] } } } });
+  assert.equal(await record('fakellm/fake-1'), 3, 'the gateway config\'s price');
+  assert.equal(await record('openai/gpt-4o-2024-08-06'), 12.5, 'the library: 2.5 + 10');
+
+  const put = await app.inject({
+    method: 'PUT', url: '/api/governance/model-prices',
+    payload: { 'FakeLLM/fake-1': { input: 5, output: 5 }, 'gpt-4o': { input: 1, output: 1, cacheRead: 0.5 } },
+  });
+  assert.equal(put.statusCode, 200, put.body);
+  const stored = { 'fakellm/fake-1': { input: 5, output: 5 }, 'gpt-4o': { input: 1, output: 1, cacheRead: 0.5 } };
+  assert.deepEqual(put.json(), stored);
+  assert.deepEqual(await get(), stored);
+  assert.equal(await record('fakellm/fake-1'), 10, 'svc\'s price over the gateway config\'s');
+  assert.equal(await record('openai/gpt-4o-2024-08-06'), 2, 'a family price set in svc prices its snapshots');
+
+  const clear = await app.inject({ method: 'PUT', url: '/api/governance/model-prices', payload: {} });
+  assert.deepEqual(clear.json(), {});
+  assert.equal(await record('fakellm/fake-1'), 3);
+});
+
+void test('Model prices (issue 31 #1): bad input is a 400 with details naming each model, and changes nothing', async (t) => {
+  const { app } = await buildTestApp(t);
+  const put = (payload: string) => app.inject({ method: 'PUT', url: '/api/governance/model-prices', headers: { 'content-type': 'application/json' }, payload });
+  assert.equal((await put('{"m":{"input":1,"output":1}}')).statusCode, 200);
+  const cases: Array<[string, string[]]> = [
+    ['{"a/b":{"input":-1,"output":2},"c":{"input":1}}', ['a/b', 'c']],
+    ['{"d":{"input":1,"output":1,"currency":"EUR"}}', ['d']],
+    ['{"e f":{"input":1,"output":1}}', ['e f']],
+    ['{"x":"free"}', ['x']],
+    ['{"GPT-4o":{"input":1,"output":1},"gpt-4o":{"input":2,"output":2}}', ['gpt-4o']],
+  ];
+  for (const [body, fields] of cases) {
+    const res = await put(body);
+    assert.equal(res.statusCode, 400, body);
+    const json = res.json() as { error: string; details: { fieldErrors: Record<string, string[]> } };
+    assert.equal(json.error, 'invalid model prices');
+    assert.deepEqual(Object.keys(json.details.fieldErrors).sort(), fields, body);
+  }
+  for (const body of ['[]', '"x"', 'not json']) assert.equal((await put(body)).statusCode, 400, body);
+  const after = await app.inject({ method: 'GET', url: '/api/governance/model-prices' });
+  assert.deepEqual(after.json(), { m: { input: 1, output: 1 } }, 'nothing changed');
 });

@@ -109,11 +109,13 @@ void test('Pricing (issue 30 #4): the price book reads what the supervisor publi
   assert.equal(book.current(), published);
 
   // A routed agent's provider is priced by its upstream, as the routing registry names it.
-  assert.deepEqual(book.priceOf('svc-writer/gpt-4o'), { input: 2.5, output: 10 }, 'no registry yet: two providers configure gpt-4o, so the table');
+  // gpt-4o in the price library: 2.5 / 10, cache reads at 1.25.
+  const LIBRARY_GPT_4O = { input: 2.5, output: 10, cacheRead: 1.25 };
+  assert.deepEqual(book.priceOf('svc-writer/gpt-4o'), LIBRARY_GPT_4O, 'no registry yet: two providers configure gpt-4o, so the library');
   settings.set(REGISTRY_KEY, JSON.stringify({ agents: { writer: { upstream: 'acme' } }, upstreams: {} }));
   assert.deepEqual(book.priceOf('svc-writer/gpt-4o'), { input: 6, output: 6 });
   settings.set(GATEWAY_PRICES_KEY, 'not json');
-  assert.deepEqual(book.priceOf('acme/gpt-4o'), { input: 2.5, output: 10 }, 'an unreadable value: the built-in table, as before any config was read');
+  assert.deepEqual(book.priceOf('acme/gpt-4o'), LIBRARY_GPT_4O, 'an unreadable value: the library, as before any config was read');
 });
 
 function service(t: TestContext, opts: { connected?: boolean; call?: (method: string, params: unknown) => Promise<unknown> } = {}) {
