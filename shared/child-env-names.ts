@@ -4,6 +4,7 @@
 // (access token, vault key, search and embeddings keys, OTLP headers) and
 // every other `SVC_*` setting stay in svc. Names compare case-insensitively,
 // as Windows reads them (so `http_proxy` matches `HTTP_PROXY`).
+import { PROVIDERS } from './gateway/providers.ts';
 
 /** What a child is, and so what it needs beyond the system essentials. */
 export type ChildKind =
@@ -15,6 +16,14 @@ export type ChildKind =
   | 'gateway-cli'
   /** The gateway process: plus the provider credentials it documents and the display its browser tool uses. */
   | 'gateway'
+  /**
+   * The gateway process while svc routes its model calls (issue 31 item 10):
+   * as `gateway`, without the provider credentials. A key exported in svc's
+   * environment would let the gateway (and any agent's exec) call the
+   * provider around svc's endpoint and its caps; with routing on the
+   * gateway's calls reach the provider through svc, which holds the keys.
+   */
+  | 'gateway-routed'
   /** The platform's opener (`xdg-open`, `open`) starting the user's browser: plus the desktop session. */
   | 'opener';
 
@@ -79,6 +88,14 @@ const upper = (names: readonly string[]) => new Set(names.map((n) => n.toUpperCa
 const BASE = upper(BASE_CHILD_ENV_NAMES);
 const GATEWAY_EXTRA = upper([...GATEWAY_DISPLAY_ENV_NAMES, ...GATEWAY_PROVIDER_ENV_NAMES]);
 const OPENER = upper(OPENER_ENV_NAMES);
+/**
+ * The keys of the model providers svc knows (shared/gateway/providers.ts): the
+ * ones routing stands in front of. Other credentials (a search tool's key, a
+ * speech key, an OAuth token of a provider svc does not route) stay: the
+ * gateway's tools and unrouted agents need them.
+ */
+const ROUTED_PROVIDER_KEYS = upper(PROVIDERS.flatMap((info) => [info.envVar, ...info.altEnvVars]));
+const GATEWAY_ROUTED_EXTRA = new Set([...GATEWAY_EXTRA].filter((n) => !ROUTED_PROVIDER_KEYS.has(n)));
 
 /** Whether a child of `kind` may inherit `name` from svc's environment (svc's own variables are refused by the caller). */
 export function childMayInherit(name: string, kind: ChildKind): boolean {
@@ -93,6 +110,8 @@ export function childMayInherit(name: string, kind: ChildKind): boolean {
       return GATEWAY_ENV_PREFIXES.some((p) => n.startsWith(p));
     case 'gateway':
       return GATEWAY_ENV_PREFIXES.some((p) => n.startsWith(p)) || GATEWAY_EXTRA.has(n);
+    case 'gateway-routed':
+      return GATEWAY_ENV_PREFIXES.some((p) => n.startsWith(p)) || GATEWAY_ROUTED_EXTRA.has(n);
     case 'opener':
       return OPENER.has(n);
   }

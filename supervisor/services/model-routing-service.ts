@@ -9,6 +9,8 @@
 // svc's wiring; nothing here writes the gateway's files.
 import { existsSync } from 'node:fs';
 import type { AgentTokenStore } from '../../shared/agent-tokens/index.ts';
+import { lookupEnv } from '../../shared/config.ts';
+import { PROVIDERS } from '../../shared/gateway/providers.ts';
 import type { SettingsTable } from '../../shared/db/settings-table.ts';
 import { messageOf } from '../../shared/errors.ts';
 import { readAuthProfiles } from '../../shared/gateway/auto-configure.ts';
@@ -68,8 +70,24 @@ export interface ModelRoutingDeps {
   lastSync: () => ModelRoutingView['lastSync'];
 }
 
+/**
+ * svc's vault as routing reads it: a known model provider's key exported in
+ * svc's own environment counts as held (read, never copied into the vault),
+ * since the gateway svc starts while routing is on no longer inherits it
+ * (the `gateway-routed` child kind): its calls must reach that provider through svc.
+ */
+function routingVaultOf(vault: ModelRoutingDeps['vault']): ModelRoutingDeps['vault'] {
+  const envKeys = new Set(PROVIDERS.flatMap((info) => [info.envVar, ...info.altEnvVars]));
+  return {
+    get: (name) => vault.get(name) ?? (envKeys.has(name) ? (lookupEnv(name) ?? null) : null),
+    set: (name, value) => vault.set(name, value),
+    delete: (name) => vault.delete(name),
+  };
+}
+
 export function createModelRoutingService(deps: ModelRoutingDeps): ModelRoutingService {
-  const { stateDir, settingsTable, vault, agentTokens, logger, gateway } = deps;
+  const { stateDir, settingsTable, agentTokens, logger, gateway } = deps;
+  const vault = routingVaultOf(deps.vault);
   const registry = createRegistryStore(settingsTable, vault, logger);
   const tokenStates = createTokenStateStore(settingsTable, logger);
   const tokenActions: TokenActionDeps = { tokenStates, vault, revokeAll: (agentId) => agentTokens.revokeAgent('model', agentId) };
