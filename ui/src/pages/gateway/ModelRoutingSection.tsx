@@ -2,8 +2,11 @@
 // in front of the gateway's model calls (the switch, PUT), each agent and
 // whether its calls are routed (and why not), the provider keys svc holds
 // (presence only: a key's value never reaches the page), a warning naming
-// any real provider key still in the gateway's files, and Sync.
-import { useModelRouting, useSetModelRouting, useSyncModelRouting } from '../../api/model-routing.ts';
+// any real provider key still in the gateway's files, and Sync. Issue 31:
+// an upstream whose base URL moved off the host its key was stored for is
+// shown unconfirmed with a button to confirm it; each agent's model token
+// can be rotated or revoked (the token itself never reaches the page).
+import { useAgentTokenAction, useConfirmUpstreamHost, useModelRouting, useSetModelRouting, useSyncModelRouting } from '../../api/model-routing.ts';
 import type { ModelRoutingView } from '../../api/types.ts';
 import { ErrorState, Loading } from '../../components/states.tsx';
 
@@ -11,7 +14,43 @@ const REASON: Record<NonNullable<ModelRoutingView['agents'][number]['reason']>, 
   oauth: 'Not routed: a login (OAuth) provider; metered from the gateway’s usage',
   'no-upstream': 'Not routed: no provider svc can stand in front of',
   disabled: 'Not routed: routing is off',
+  'svc-secret': 'Not routed: its provider entry names one of svc’s own credentials as a key',
 };
+
+const TOKEN: Record<ModelRoutingView['tokens'][number]['state'], string> = {
+  live: 'Live',
+  revoked: 'Revoked: its calls are refused until rotated',
+  none: 'None yet',
+};
+
+function TokenCell({ agentId, view }: { agentId: string; view: ModelRoutingView }) {
+  const action = useAgentTokenAction();
+  const token = view.tokens.find((x) => x.agentId === agentId);
+  if (!token) return <td className="py-1.5 text-muted">—</td>;
+  const pending = action.isPending;
+  return (
+    <td className="py-1.5">
+      <span className={token.state === 'live' ? 'text-ok' : token.state === 'revoked' ? 'text-warn' : 'text-muted'}>{TOKEN[token.state]}</span>
+      {token.state !== 'none' && (
+        <span className="ml-2 inline-flex gap-2">
+          <button type="button" className="btn" disabled={pending} aria-label={`Rotate ${agentId}'s model token`} onClick={() => action.mutate({ agentId, action: 'rotate' })}>
+            Rotate
+          </button>
+          {token.state === 'live' && (
+            <button type="button" className="btn" disabled={pending} aria-label={`Revoke ${agentId}'s model token`} onClick={() => action.mutate({ agentId, action: 'revoke' })}>
+              Revoke
+            </button>
+          )}
+        </span>
+      )}
+      {action.error && (
+        <span role="alert" className="block text-danger">
+          {action.error.message}
+        </span>
+      )}
+    </td>
+  );
+}
 
 function Agents({ view: v }: { view: ModelRoutingView }) {
   if (v.agents.length === 0) return <p className="text-sm text-muted">No agents on the gateway yet.</p>;
@@ -22,7 +61,8 @@ function Agents({ view: v }: { view: ModelRoutingView }) {
           <tr>
             <th scope="col" className="py-1.5 pr-3 font-medium">Agent</th>
             <th scope="col" className="py-1.5 pr-3 font-medium">Model</th>
-            <th scope="col" className="py-1.5 font-medium">Through svc</th>
+            <th scope="col" className="py-1.5 pr-3 font-medium">Through svc</th>
+            <th scope="col" className="py-1.5 font-medium">Model token</th>
           </tr>
         </thead>
         <tbody>
@@ -30,12 +70,33 @@ function Agents({ view: v }: { view: ModelRoutingView }) {
             <tr key={a.agentId} className="border-b border-border last:border-b-0">
               <th scope="row" className="py-1.5 pr-3 font-medium">{a.agentId}</th>
               <td className="py-1.5 pr-3 font-mono text-xs break-all">{a.upstream && a.model ? `${a.upstream}/${a.model}` : (a.model ?? '—')}</td>
-              <td className={`py-1.5 ${a.routed ? 'text-ok' : 'text-muted'}`}>{a.routed ? 'Routed' : a.reason ? REASON[a.reason] : v.enabled ? 'Not routed yet: Sync routes it' : 'Not routed'}</td>
+              <td className={`py-1.5 pr-3 ${a.routed ? 'text-ok' : 'text-muted'}`}>{a.routed ? 'Routed' : a.reason ? REASON[a.reason] : v.enabled ? 'Not routed yet: Sync routes it' : 'Not routed'}</td>
+              <TokenCell agentId={a.agentId} view={v} />
             </tr>
           ))}
         </tbody>
       </table>
     </div>
+  );
+}
+
+function UpstreamKey({ upstream: u }: { upstream: ModelRoutingView['upstreams'][number] }) {
+  const confirm = useConfirmUpstreamHost();
+  if (u.state !== 'key-unconfirmed') return <span className={u.keyHeld ? 'text-ok' : 'text-muted'}>{u.keyHeld ? 'Key held by svc' : 'No key held'}</span>;
+  return (
+    <span className="flex flex-col items-end gap-1">
+      <span className="text-warn">Key not sent: {u.origin ?? 'this host'} is not the host it was stored for</span>
+      {u.origin !== null && (
+        <button type="button" className="btn" disabled={confirm.isPending} onClick={() => confirm.mutate({ id: u.id, origin: u.origin as string })}>
+          Send the key to {u.origin}
+        </button>
+      )}
+      {confirm.error && (
+        <span role="alert" className="text-danger">
+          {confirm.error.message}
+        </span>
+      )}
+    </span>
   );
 }
 
@@ -48,7 +109,7 @@ function Upstreams({ view }: { view: ModelRoutingView }) {
           <span>
             <span className="font-medium">{u.id}</span> <span className="font-mono text-xs break-all text-muted">{u.baseUrl}</span>
           </span>
-          <span className={u.keyHeld ? 'text-ok' : 'text-muted'}>{u.keyHeld ? 'Key held by svc' : 'No key held'}</span>
+          <UpstreamKey upstream={u} />
         </li>
       ))}
     </ul>
