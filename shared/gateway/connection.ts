@@ -23,8 +23,17 @@ export interface ConnectionStatus {
   serverVersion: string | null;
 }
 
-/** Where to connect, resolved fresh on every attempt; null when nothing is configured. */
-export type TargetFn = () => Omit<ConnectOptions, 'connectTimeoutMs'> | null;
+/**
+ * Why there is a URL but no connect: nothing at all is sent to it (no
+ * token, no device proof). The status shows the URL, state `idle` and this
+ * as its lastError until the next reconfigure().
+ */
+export interface RefusedTarget {
+  refused: { url: string; code: string; message: string };
+}
+
+/** Where to connect, resolved fresh on every attempt; null when nothing is configured; refused when it may not be. */
+export type TargetFn = () => Omit<ConnectOptions, 'connectTimeoutMs'> | RefusedTarget | null;
 
 export interface GatewayConnection {
   start(): void;
@@ -92,6 +101,14 @@ export function createGatewayConnection(opts: ConnectionOptions): GatewayConnect
     const target = opts.target();
     if (!target) {
       publish({ state: 'idle', url: null });
+      return;
+    }
+    if ('refused' in target) {
+      const { url, code, message } = target.refused;
+      log.warn({ code }, `gateway not contacted: ${message}`);
+      publish({ state: 'idle', url, connectedAt: null, lastError: { code, message } });
+      // Whoever waits for a session learns why now rather than at the end of its wait.
+      wakeWaiters();
       return;
     }
     publish({ state: 'connecting', url: target.url });

@@ -6,7 +6,10 @@
 // The token is saved as a `${NAME}` reference to the gateway env-file
 // variable, never as its value: the reference resolves from svc's environment
 // first and then the env file, the gateway's own order (it inherits svc's
-// environment), and settings.json holds no secret.
+// environment), and settings.json holds no secret. A move to another port of
+// the gateway svc runs or configures here carries the stored token's binding
+// along (`rebindToken`): it is the same gateway; a URL the user types does not
+// (shared/settings/settings-file.ts).
 import { GATEWAY_TOKEN_VARS } from '../channels/gateway-host.ts';
 import { readGatewayEnv, resolveGatewaySettings, type LookupEnv, type SettingsPatch } from '../settings/index.ts';
 import type { ConfigLog } from './config-file.ts';
@@ -47,7 +50,10 @@ export function gatewaySettingsDrift(src: GatewaySettingsSources, port: number |
   if (port !== null) {
     const url = new URL(resolved.gatewayUrl);
     const urlPort = Number(url.port || (url.protocol === 'wss:' ? 443 : 80));
-    if (LOOPBACK_HOSTS.has(url.hostname) && urlPort !== port) patch.gatewayUrl = `ws://localhost:${port}`;
+    if (LOOPBACK_HOSTS.has(url.hostname) && urlPort !== port) {
+      patch.gatewayUrl = `ws://localhost:${port}`;
+      patch.rebindToken = true;
+    }
   }
   return { patch, tokenVariable: patch.gatewayToken === undefined ? null : name };
 }
@@ -79,6 +85,8 @@ export function syncAfterGatewayStart(src: GatewaySettingsSources, port: number 
 
 /** Saves where and how svc reaches a gateway svc just configured, then reconnects to it. */
 export function connectSettingsTo(conn: { gatewayUrl: string; gatewayToken?: string }, target: GatewaySettingsTarget): void {
-  target.save(conn.gatewayToken === undefined ? { gatewayUrl: conn.gatewayUrl } : { gatewayUrl: conn.gatewayUrl, gatewayToken: conn.gatewayToken });
+  target.save(
+    conn.gatewayToken === undefined ? { gatewayUrl: conn.gatewayUrl, rebindToken: true } : { gatewayUrl: conn.gatewayUrl, gatewayToken: conn.gatewayToken },
+  );
   target.reconnect();
 }

@@ -3,6 +3,7 @@
 export {
   DEFAULT_GATEWAY_URL,
   SETTINGS_ERRORS,
+  originOf,
   readSettings,
   readStudioAccessToken,
   saveSettings,
@@ -29,6 +30,7 @@ export {
   resolveTemplateVar,
   settingsView,
   templateName,
+  tokenNeededMessage,
   viewOf,
 } from './resolve.ts';
 export type { LookupEnv, ResolveOptions, ResolvedGateway, SettingsView, TemplatePolicy, TokenSource } from './resolve.ts';

@@ -4,9 +4,12 @@
 // otherwise the literal stored value. The environment is read only through
 // the injected `lookupEnv` (shared/config.ts owns process.env). A template
 // that names one of svc's own secrets never resolves (template-policy.ts).
+// A stored token (literal or template) is used only for the origin it was
+// given for (settings-file.ts): for another origin it is withheld, nothing
+// else stands in for it, and `tokenNeededFor` says so.
 import { gatewayPaths } from '../paths.ts';
 import { gatewayAuthFromConfig, readGatewayConfig, readGatewayEnv } from './gateway-files.ts';
-import { readSettings, type OnCorrupt, type StoredSettings } from './settings-file.ts';
+import { originOf, readSettings, type OnCorrupt, type StoredSettings } from './settings-file.ts';
 import { isRefusedTemplateName, type TemplatePolicy } from './template-policy.ts';
 
 export type { TemplatePolicy };
@@ -30,13 +33,24 @@ export interface ResolvedGateway {
   /** The raw token: for the gateway connection only, never for a response or a log. */
   token: string;
   tokenSource: TokenSource;
+  /**
+   * Present when a token is stored for another origin than the URL's: the
+   * URL's origin, which gets no token and no device proof until a token is
+   * given for it (the gateway link reports `gateway token needed for <origin>`).
+   */
+  tokenNeededFor?: string;
 }
+
+/** The gateway link's state while a token is withheld; names the origin, never a secret. */
+export const tokenNeededMessage = (origin: string): string => `gateway token needed for ${origin}`;
 
 /** What GET /api/settings shows: never the token itself. */
 export interface SettingsView {
   gatewayUrl: string;
   hasToken: boolean;
   firstRunDismissedAt: number | null;
+  /** Present when the stored token is for another origin: the URL's origin, which needs a token of its own. */
+  tokenNeededFor?: string;
 }
 
 const TEMPLATE = /^\$\{([A-Za-z_][A-Za-z0-9_]*)\}$/;
@@ -80,6 +94,13 @@ export function resolveFromStored(
   const gatewayEnv = () => (envCache ??= readGatewayEnv(gatewayStateDir));
   // What is used when nothing resolves: the stored URL and the stored text.
   const literal = { gatewayUrl: stored.gatewayUrl, token: stored.gatewayToken };
+  // A token given for another origin is never sent here, and no other token stands in for it.
+  if (literal.token !== '' && stored.gatewayTokenOrigin !== null) {
+    const origin = originOf(literal.gatewayUrl);
+    if (origin !== stored.gatewayTokenOrigin) {
+      return { gatewayUrl: literal.gatewayUrl, token: '', tokenSource: 'none', tokenNeededFor: origin ?? literal.gatewayUrl };
+    }
+  }
 
   const name = templateName(literal.token);
   if (literal.token !== '' && name === null) return { ...literal, tokenSource: 'settings' };
@@ -115,6 +136,7 @@ export function viewOf(stored: StoredSettings, resolved: ResolvedGateway): Setti
     gatewayUrl: resolved.gatewayUrl,
     hasToken: resolved.token !== '',
     firstRunDismissedAt: stored.firstRunDismissedAt,
+    ...(resolved.tokenNeededFor === undefined ? {} : { tokenNeededFor: resolved.tokenNeededFor }),
   };
 }
 

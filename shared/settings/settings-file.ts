@@ -3,6 +3,13 @@
 // routes, the gateway-host service and another svc process all save here). The
 // file holds the gateway token, so it is written 0600 and its contents never
 // reach an error message.
+//
+// The token is bound to the origin (scheme, host, port) it was given for:
+// a save that moves the URL to another origin without a new token keeps the
+// token and records that origin (`gateway.tokenFor`), and resolve.ts
+// withholds it (and the gateway link its device proof) until a token is given
+// for the new origin or the URL goes back (which drops `tokenFor` again). No
+// `tokenFor` = the token is for the stored URL.
 import { readFileSync } from 'node:fs';
 import { z } from 'zod';
 import { withFileLock } from '../file-lock.ts';
@@ -16,6 +23,8 @@ export interface StoredSettings {
   gatewayUrl: string;
   /** The stored token as written (may be a `${NAME}` template); '' = none. */
   gatewayToken: string;
+  /** The origin the token was given for when the URL has moved elsewhere (originOf); null = the stored URL's own. */
+  gatewayTokenOrigin: string | null;
   studioAccessToken: string | null;
   firstRunDismissedAt: number | null;
 }
@@ -38,6 +47,7 @@ const SettingsOnDisk = z.object({
     .object({
       url: z.string().optional().catch(undefined),
       token: z.string().optional().catch(undefined),
+      tokenFor: z.string().optional().catch(undefined),
     })
     .optional()
     .catch(undefined),
@@ -76,9 +86,11 @@ function toStored(data: Record<string, unknown>): StoredSettings {
   const url = s.gateway?.url?.trim() ?? '';
   const access = s.studioAccessToken?.trim() ?? '';
   const dismissed = s.firstRunDismissedAt;
+  const tokenFor = s.gateway?.tokenFor?.trim() ?? '';
   return {
     gatewayUrl: url === '' ? DEFAULT_GATEWAY_URL : url,
     gatewayToken: s.gateway?.token?.trim() ?? '',
+    gatewayTokenOrigin: tokenFor === '' ? null : tokenFor,
     studioAccessToken: access === '' ? null : access,
     firstRunDismissedAt: dismissed !== undefined && Number.isFinite(dismissed) ? dismissed : null,
   };
@@ -87,6 +99,7 @@ function toStored(data: Record<string, unknown>): StoredSettings {
 const DEFAULTS: StoredSettings = Object.freeze({
   gatewayUrl: DEFAULT_GATEWAY_URL,
   gatewayToken: '',
+  gatewayTokenOrigin: null,
   studioAccessToken: null,
   firstRunDismissedAt: null,
 });
@@ -116,6 +129,12 @@ export interface SettingsPatch {
   gatewayUrl?: string;
   gatewayToken?: string;
   firstRunDismissedAt?: number;
+  /**
+   * svc's own move of the URL to the gateway it runs or configures on this
+   * machine (shared/gateway/settings-sync.ts: a new port): the stored token
+   * is that gateway's and goes with the URL. Never set from a request body.
+   */
+  rebindToken?: true;
 }
 
 export const SETTINGS_ERRORS = Object.freeze({
@@ -126,6 +145,21 @@ export const SETTINGS_ERRORS = Object.freeze({
 export type SettingsPatchResult =
   | { ok: true; patch: SettingsPatch }
   | { ok: false; error: (typeof SETTINGS_ERRORS)[keyof typeof SETTINGS_ERRORS] };
+
+/**
+ * What a gateway token is bound to: the URL's origin (`ws://host:port`, the
+ * scheme's default port left out), so a path or query change keeps the token
+ * and a host, port or scheme change does not. null when the URL does not parse.
+ */
+export function originOf(url: string): string | null {
+  try {
+    const u = new URL(url.trim() === '' ? DEFAULT_GATEWAY_URL : url.trim());
+    return `${u.protocol}//${u.host}`;
+  } catch {
+    // A hand-edited URL svc cannot parse: no origin, so no token is ever sent to it.
+    return null;
+  }
+}
 
 function isWsUrlOrEmpty(s: string): boolean {
   if (s === '') return true; // empty clears back to the default
@@ -178,8 +212,15 @@ function saveLocked(settingsFile: string, patch: SettingsPatch, onCorrupt?: OnCo
   if (patch.gatewayUrl !== undefined || patch.gatewayToken !== undefined) {
     const prev = PlainObject.safeParse(data.gateway);
     const gateway: Record<string, unknown> = prev.success && !Array.isArray(data.gateway) ? { ...prev.data } : {};
+    const before = toStored(data);
     if (patch.gatewayUrl !== undefined) gateway.url = patch.gatewayUrl;
     if (patch.gatewayToken !== undefined) gateway.token = patch.gatewayToken;
+    // A token given in this save (or carried by svc's own move) is for the URL stored now; else it stays
+    // bound where it was: its recorded origin, or the URL it was in use with until now.
+    const token = patch.gatewayToken ?? before.gatewayToken;
+    const boundTo = patch.gatewayToken !== undefined || patch.rebindToken ? null : (before.gatewayTokenOrigin ?? originOf(before.gatewayUrl) ?? before.gatewayUrl);
+    if (token === '' || boundTo === null || boundTo === originOf(patch.gatewayUrl ?? before.gatewayUrl)) delete gateway.tokenFor;
+    else gateway.tokenFor = boundTo;
     data.gateway = gateway;
   }
   if (patch.firstRunDismissedAt !== undefined) data.firstRunDismissedAt = patch.firstRunDismissedAt;

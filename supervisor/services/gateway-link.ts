@@ -3,13 +3,17 @@
 // supervisor/http/gateway-proxy.ts).
 // It connects with the resolved settings (URL and token) and svc's device
 // identity, keeps the session up with backoff (shared/gateway/connection.ts)
-// and reconnects at once when the settings change. Routes send through it
+// and reconnects at once when the settings change. A URL whose origin the
+// stored token was not given for is not contacted at all (no token, no device
+// proof): the link stays idle with `gateway token needed for <origin>` as its
+// last error until a token is given for it (shared/settings/settings-file.ts). Routes send through it
 // (models, chat history resets, exec policies) and /api/health reads its
 // state. It lives in the supervisor thread: its traffic is a handful of
 // frames per chat turn, and the front door reads its state synchronously.
 import { createGatewayConnection, type ConnectionStatus, type GatewayConnection } from '../../shared/gateway/connection.ts';
 import type { DeviceIdentity } from '../../shared/gateway/device-identity.ts';
 import type { Logger } from '../../shared/log.ts';
+import { tokenNeededMessage } from '../../shared/settings/index.ts';
 import type { CachedSettingsService } from './settings-service.ts';
 
 /** The gateway link as routes see it (AppDeps.gatewayLink). */
@@ -34,6 +38,9 @@ export interface OwnedGatewayLink extends GatewayLink {
   start(): void;
   stop(): Promise<void>;
 }
+
+/** The link's lastError code while the stored token is withheld from the URL's origin. */
+export const TOKEN_NEEDED = 'TOKEN_NEEDED';
 
 export function createGatewayLink(opts: {
   settings: CachedSettingsService;
@@ -62,6 +69,9 @@ export function createGatewayLink(opts: {
       if (lastTarget !== null && seen !== lastTarget) queueMicrotask(notify);
       lastTarget = seen;
       if (!r.gatewayUrl) return null;
+      if (r.tokenNeededFor !== undefined) {
+        return { refused: { url: r.gatewayUrl, code: TOKEN_NEEDED, message: tokenNeededMessage(r.tokenNeededFor) } };
+      }
       return { url: r.gatewayUrl, token: r.token, identity: opts.identity(), version: opts.version };
     },
   });

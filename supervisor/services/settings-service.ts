@@ -23,7 +23,7 @@ export interface SettingsService {
 
 export const CACHE_MS = 1000;
 
-const DEFAULT_STORED: StoredSettings = { gatewayUrl: DEFAULT_GATEWAY_URL, gatewayToken: '', studioAccessToken: null, firstRunDismissedAt: null };
+const DEFAULT_STORED: StoredSettings = { gatewayUrl: DEFAULT_GATEWAY_URL, gatewayToken: '', gatewayTokenOrigin: null, studioAccessToken: null, firstRunDismissedAt: null };
 const UNRESOLVED: ResolvedGateway = { gatewayUrl: DEFAULT_GATEWAY_URL, token: '', tokenSource: 'none' };
 
 export interface CachedSettingsService extends SettingsService {

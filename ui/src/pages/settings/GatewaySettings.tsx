@@ -2,7 +2,8 @@
 // and message; the server's answer shown as it is) and its token, which is
 // write-only: a password field, only "a token is set" is ever shown, the
 // typed value is dropped once sent, and an empty save clears it after a
-// confirmation.
+// confirmation. A stored token is for the gateway it was given for: after a
+// URL change to another host or port the page says a token is needed there.
 import { useEffect, useId, useState, type FormEvent } from 'react';
 import type { SettingsView } from '../../api/types.ts';
 import { Dialog } from '../../components/Dialog.tsx';
@@ -59,7 +60,15 @@ function UrlForm({ current }: { current: string }) {
   );
 }
 
-function TokenForm({ hasToken }: { hasToken: boolean }) {
+/** What the token field says: set, not set, or kept for another gateway while this URL needs its own. */
+function tokenState(hasToken: boolean, tokenNeededFor: string | undefined): string {
+  if (tokenNeededFor !== undefined) {
+    return `Gateway token needed for ${tokenNeededFor}. The stored token was given for another gateway URL: svc sends it nowhere else and does not contact this URL until you save a token for it (or go back to the old URL).`;
+  }
+  return hasToken ? 'A token is set. Type a new one to replace it, or save an empty field to clear it.' : 'No token is set.';
+}
+
+function TokenForm({ hasToken, tokenNeededFor }: { hasToken: boolean; tokenNeededFor: string | undefined }) {
   const [token, setToken] = useState('');
   const [confirmClear, setConfirmClear] = useState(false);
   const [note, setNote] = useState<string | null>(null);
@@ -90,8 +99,8 @@ function TokenForm({ hasToken }: { hasToken: boolean }) {
       <label htmlFor={`${id}-token`} className="text-sm font-medium">
         Gateway token
       </label>
-      <p className="text-sm" id={`${id}-token-state`}>
-        {hasToken ? 'A token is set. Type a new one to replace it, or save an empty field to clear it.' : 'No token is set.'}
+      <p className={`text-sm ${tokenNeededFor === undefined ? '' : 'text-danger'}`} id={`${id}-token-state`} role={tokenNeededFor === undefined ? undefined : 'alert'}>
+        {tokenState(hasToken, tokenNeededFor)}
       </p>
       <div className="flex flex-wrap gap-2">
         <input
@@ -150,7 +159,7 @@ export function GatewaySettings({ view }: { view: SettingsView }) {
   return (
     <div className="flex flex-col gap-5">
       <UrlForm current={view.gatewayUrl} />
-      <TokenForm hasToken={view.hasToken} />
+      <TokenForm hasToken={view.hasToken} tokenNeededFor={view.tokenNeededFor} />
     </div>
   );
 }
