@@ -43,8 +43,11 @@ export function call(agent: Agent, to: Target, spec: CallSpec, model: string, st
       const overhead = res.headers[OVERHEAD_HEADER];
       const overheadMs = typeof overhead === 'string' ? Number(overhead) : NaN;
       if (res.statusCode !== 200) {
-        res.resume();
-        return reject(new Error(`${to.label}: HTTP ${res.statusCode}`));
+        let text = '';
+        res.setEncoding('utf8');
+        res.on('data', (d: string) => (text += d));
+        res.on('end', () => reject(new Error(`${to.label}: HTTP ${res.statusCode} ${text.slice(0, 300)}`)));
+        return;
       }
       res.setEncoding('utf8');
       let text = '';

@@ -2,7 +2,7 @@
 // bare node:http proxy (fixtures/bare-proxy.ts) and svc's endpoint (the
 // production build, on a home seeded as the routing sync leaves it: the
 // registry with AGENTS agents on one upstream, each listing the bench's
-// model, the upstream key in the vault, a `model` token per agent, and a
+// model, the upstream key in the vault bound to the provider's origin, a `model` token per agent, and a
 // global cap budget far out of reach, so every call is reserved under a cap,
 // forwarded, settled, recorded and costed as in production). With
 // BENCH_PIN=1 both proxies are pinned to CPU 1 and this process (client and
@@ -58,7 +58,12 @@ function seedHome(home: string, baseUrl: string): string[] {
     const agents = Object.fromEntries(Array.from({ length: AGENTS }, (_, k) => [agentId(k), { upstream: UPSTREAM_ID, models: [MODEL] }]));
     createSettingsTable(db).set(
       REGISTRY_KEY,
-      JSON.stringify({ agents, upstreams: { [UPSTREAM_ID]: { api: 'openai-completions', baseUrl, keyName: 'BENCH_UPSTREAM_KEY', headers: {} } } }),
+      JSON.stringify({
+        agents,
+        upstreams: { [UPSTREAM_ID]: { api: 'openai-completions', baseUrl, keyName: 'BENCH_UPSTREAM_KEY', headers: {} } },
+        // The key bound to the fake provider's origin, as the sync binds a key the gateway's files sent there.
+        keyHosts: { BENCH_UPSTREAM_KEY: [new URL(baseUrl).origin] },
+      }),
     );
     createBudgetService({ db, config }).store.upsert({ scope: 'global', scopeId: 'all', model: null, mode: 'cap', period: 'none', limitUsdCents: 100_000_000 });
     const tokens = createAgentTokenStore(db);

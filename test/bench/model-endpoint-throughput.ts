@@ -6,7 +6,8 @@
 // proxy's CPU read around it. The provider alone caps the rate at
 // IN_FLIGHT / DELAY_MS (3,200 a second); the bench process's own CPU (client
 // and provider, pinned to CPU 0) is printed, since when it saturates it, not
-// the proxy, sets the pace.
+// the proxy, sets the pace. A call answered other than 200 is counted
+// (warm-up included) and reported, not thrown.
 import { Agent } from 'node:http';
 import { call, type Target } from './model-endpoint-client.ts';
 import { MODEL, type Paths } from './model-endpoint-setup.ts';
@@ -29,19 +30,37 @@ export interface ThroughputRun {
   cpuUs: number;
   /** This process's CPU (client and provider), % of one core. */
   benchCpu: number;
+  /** Calls answered other than 200 with the JSON answer (counted, not thrown: the figure is for the report). */
+  failed: number;
+  firstError: string | null;
 }
 
-async function load(targets: Target[], seconds: number, tag: string): Promise<{ calls: number; latencies: number[]; seconds: number }> {
+interface Load {
+  calls: number;
+  latencies: number[];
+  seconds: number;
+  failed: number;
+  firstError: string | null;
+}
+
+async function load(targets: Target[], seconds: number, tag: string): Promise<Load> {
   const agent = new Agent({ keepAlive: true, maxSockets: IN_FLIGHT });
   const latencies: number[] = [];
   const t0 = performance.now();
   const deadline = t0 + seconds * 1000;
   let n = 0;
+  let failed = 0;
+  let firstError: string | null = null;
   const worker = async (w: number) => {
     const to = targets[w % targets.length] as Target;
     while (performance.now() < deadline) {
-      const r = await call(agent, to, { id: `${tag}-${w}-${n++}`, chunks: 0, gapMs: 0, delayMs: DELAY_MS }, MODEL, false);
-      latencies.push(r.totalMs);
+      try {
+        const r = await call(agent, to, { id: `${tag}-${w}-${n++}`, chunks: 0, gapMs: 0, delayMs: DELAY_MS }, MODEL, false);
+        latencies.push(r.totalMs);
+      } catch (err) {
+        failed++;
+        firstError ??= err instanceof Error ? err.message : String(err);
+      }
     }
   };
   try {
@@ -49,11 +68,11 @@ async function load(targets: Target[], seconds: number, tag: string): Promise<{ 
   } finally {
     agent.destroy();
   }
-  return { calls: latencies.length, latencies, seconds: (performance.now() - t0) / 1000 };
+  return { calls: latencies.length, latencies, seconds: (performance.now() - t0) / 1000, failed, firstError };
 }
 
 async function once(targets: Target[], pid: number, tag: string): Promise<ThroughputRun> {
-  await load(targets, WARMUP_S, `${tag}-w`);
+  const warm = await load(targets, WARMUP_S, `${tag}-w`);
   const cpu0 = cpuSeconds(pid);
   const own0 = process.cpuUsage();
   const r = await load(targets, MEASURE_S, tag);
@@ -66,6 +85,8 @@ async function once(targets: Target[], pid: number, tag: string): Promise<Throug
     proxyCpu: (cpu / r.seconds) * 100,
     cpuUs: (cpu / r.calls) * 1e6,
     benchCpu: ((own.user + own.system) / 1e6 / r.seconds) * 100,
+    failed: warm.failed + r.failed,
+    firstError: warm.firstError ?? r.firstError,
   };
 }
 
@@ -95,7 +116,7 @@ export async function measureThroughput(paths: Paths): Promise<ThroughputFigures
 }
 
 const show = (r: ThroughputRun) =>
-  `${fmt(r.cps)} calls/s (p50 ${fmt(r.p50, 1)} / p99 ${fmt(r.p99, 1)} ms; proxy CPU ${fmt(r.proxyCpu)} % of a core, ${fmt(r.cpuUs)} µs a call, bench process ${fmt(r.benchCpu)} %)`;
+  `${r.failed > 0 ? `${r.failed} calls FAILED (first: ${r.firstError}); ` : ''}${fmt(r.cps)} calls/s (p50 ${fmt(r.p50, 1)} / p99 ${fmt(r.p99, 1)} ms; proxy CPU ${fmt(r.proxyCpu)} % of a core, ${fmt(r.cpuUs)} µs a call, bench process ${fmt(r.benchCpu)} %)`;
 
 export function throughputReport(f: ThroughputFigures): string {
   const mid = (runs: ThroughputRun[], pick: (r: ThroughputRun) => number) => median(runs.map(pick));
