@@ -6,12 +6,13 @@
 // A lookup names a provider as OpenClaw spells it (`openai`, `xai`,
 // `moonshot`; the library maps its own aliases) or none, and a model id as
 // the provider spells it (`gpt-4o-2024-08-06`, `openai/gpt-4o` on OpenRouter).
-// A provider the library does not know (a custom or local provider id) is
-// looked up by the model's vendor when its id names one (`openai/gpt-4o` at
-// a proxy is OpenAI's gpt-4o), else by the model name alone, as a call
-// named without its provider is: the library then picks the provider whose
-// models the name matches, so `mycorp/gpt-4o` costs OpenAI's gpt-4o and
-// `fakellm/fake-1` is unknown.
+// A model its provider's list does not have (or at a provider the library
+// does not know: a custom or local provider id) is looked up by the vendor
+// its id names (`openai/gpt-4o` at a proxy is OpenAI's gpt-4o), else by the
+// model name alone, as a call named without its provider is: the library
+// then picks the provider whose models the name matches, so `mycorp/gpt-4o`
+// costs OpenAI's gpt-4o and `fakellm/fake-1` is unknown. The same model at
+// its maker's list price is a price; a name nobody lists is not.
 //
 // What the library prices per call is resolved here to svc's flat ModelPrice
 // at one moment and one input size: a price that changed on a date, or that
@@ -50,16 +51,15 @@ function modelInfo(provider: string | null, model: string): ModelInfo | null {
   const lib = load();
   const knows = (id: string): boolean => lib.findProvider({ providerId: id }) !== undefined;
   const lookup = (name: string, providerId?: string): ModelInfo | null => lib.calcPrice({}, name, providerId === undefined ? undefined : { providerId })?.model ?? null;
-  let found: ModelInfo | null;
-  if (provider !== null && knows(provider)) found = lookup(model, provider);
-  else {
-    // A provider the library does not know is not a reason to price nothing: the model's name may be known,
-    // with its vendor when it names one (`fake/openai/gpt-4o` is OpenAI's gpt-4o), else by the name alone.
-    const slash = model.indexOf('/');
-    const vendor = slash > 0 ? model.slice(0, slash) : null;
-    const name = model.slice(model.lastIndexOf('/') + 1);
-    found = (vendor !== null && knows(vendor) ? lookup(name, vendor) : null) ?? lookup(name);
-  }
+  // A provider that does not list the model is not a reason to price nothing: the model's name may be known, with
+  // its vendor when its id names one (`fake/openai/gpt-4o` is OpenAI's gpt-4o), else by the name alone.
+  const slash = model.indexOf('/');
+  const vendor = slash > 0 ? model.slice(0, slash) : null;
+  const name = model.slice(model.lastIndexOf('/') + 1);
+  const found =
+    (provider !== null && knows(provider) ? lookup(model, provider) : null) ??
+    (vendor !== null && knows(vendor) ? lookup(name, vendor) : null) ??
+    lookup(name);
   if (memo.size >= MEMO_LIMIT) memo.clear();
   memo.set(key, found);
   return found;

@@ -56,15 +56,17 @@ void test('Price library (issue 31 #1): a price that depends on the hour is the 
   assert.deepEqual(libraryPrice('deepseek', 'deepseek-chat', 0, new Date('2026-11-28T12:00:00Z')), day);
 });
 
-void test('Price library (issue 31 #1): svc\'s own default models are priced, but for the four the library cannot know', () => {
+void test('Price library (issue 31 #1): svc\'s own default models are priced, but for the three the library cannot know', () => {
   const unpriced = PROVIDERS.map((p) => p.defaultModel).filter((m) => !P.isPriced(m));
-  // A router whose price depends on the model it picks, a local model, and two the library does not list yet:
+  // A router whose price depends on the model it picks, a local model, and one the library does not list yet:
   // each needs an operator's price (docs/budgets.md), and is refused under a cap until it has one.
-  assert.deepEqual(unpriced.sort(), ['ollama/gemma4', 'openrouter/auto', 'together/moonshotai/Kimi-K2.6', 'xai/grok-4.7']);
+  assert.deepEqual(unpriced.sort(), ['ollama/gemma4', 'openrouter/auto', 'xai/grok-4.7']);
+  // Together does not list Kimi-K2.6 in the library: its maker's (Moonshot's) list price prices it.
+  assert.deepEqual(io(P.priceOf('together/moonshotai/Kimi-K2.6')), { input: 0.95, output: 4 });
   for (const m of ['anthropic/claude-opus-5', 'openai/gpt-5.5', 'google/gemini-3.1-pro-preview', 'deepseek/deepseek-v4-pro']) assert.equal(P.sourceOf(m), 'library', m);
 });
 
-void test('Price library (issue 31 #1): the providers the gateway names map to the library\'s, and an unknown provider is looked up by the model', () => {
+void test('Price library (issue 31 #1): the providers the gateway names map to the library\'s; a model its provider does not list is looked up by its vendor or its name', () => {
   assert.deepEqual(io(P.priceOf('xai/grok-4')), { input: 3, output: 15 });
   assert.deepEqual(io(P.priceOf('mistral/mistral-large-latest')), { input: 2, output: 6 });
   assert.deepEqual(io(P.priceOf('groq/llama-3.3-70b-versatile')), { input: 0.59, output: 0.79 });
@@ -75,8 +77,9 @@ void test('Price library (issue 31 #1): the providers the gateway names map to t
   // ... or by the vendor its model id names (a proxy's `openai/gpt-4o-2024-11-20` is OpenAI's snapshot).
   assert.deepEqual(io(P.priceOf('fake/openai/gpt-4o-2024-11-20')), { input: 2.5, output: 10 });
   assert.deepEqual(io(P.priceOf('fake/anthropic/claude-opus-4-1')), { input: 15, output: 75 });
-  // A provider the library knows does not borrow another provider's model.
-  assert.equal(P.isPriced('mistral/gpt-4o'), false);
+  // A model its provider's list lacks is the same model at its maker's price; a name nobody lists is unpriced.
+  assert.deepEqual(io(P.priceOf('anthropic/gpt-4o-mini')), { input: 0.15, output: 0.6 });
+  assert.equal(P.isPriced('anthropic/claude-nonexistent-9'), false);
 });
 
 void test('Price library (issue 31 #1): the version docs/budgets.md names is the one installed and pinned', () => {
