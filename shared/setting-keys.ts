@@ -12,4 +12,6 @@ export const TEAM_KEYS = {
   serverOrchestrated: (teamId: string) => `team-server-orchestrated:${teamId}`,
   /** Issue 23: `true` lets a team's members spawn each other on the gateway (default off). */
   subDelegation: (teamId: string) => `team-subdelegation:${teamId}`,
+  /** Issue 31: the team's runaway-turn limits, only what it set (shared/model-proxy/runaway-limits.ts). */
+  runawayLimits: (teamId: string) => `team-runaway-limits:${teamId}`,
 } as const;

@@ -136,7 +136,9 @@ export function createRuntime(config: Config, logger: Logger, opts: RuntimeOptio
   const startWorkers = opts.startWorkers ?? true;
   const proxy = createGatewayProxy({ resolved: () => settings.resolved(), identity: deviceIdentity, version: config.version, logger, maxConnections: config.maxProxyConnections });
   if (startWorkers) gatewayLink.start();
-  const gatewayHost = startGatewayHost({ supervisor, config, paths, logger, startWorkers, settings, reconnect: () => gatewayLink.reconfigure() });
+  const gatewayHost = startGatewayHost({
+    supervisor, config, paths, logger, startWorkers, settings, reconnect: () => gatewayLink.reconfigure(), routing: () => modelRouting.enabled(),
+  });
 
   const ingest = createIngestService({ supervisor, paths, db, tx, eventLog, redactor, events: hubs.events, logger, startWorker: startWorkers });
 

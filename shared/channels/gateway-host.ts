@@ -118,8 +118,9 @@ export const gatewayHostContract = defineContract({
     detectCli: { payload: z.object({ refresh: z.boolean().optional() }).strict(), result: CliInfo },
     /** action status: cleans a stale PID file. */
     lifecycleStatus: { payload: Empty, result: LifecycleStatus },
-    start: { payload: z.object({ opId: OpId }).strict(), result: OpDone },
-    restart: { payload: z.object({ opId: OpId }).strict(), result: OpDone },
+    /** `routing`: svc routes the gateway's model calls, so the gateway gets no provider key from svc's environment. */
+    start: { payload: z.object({ opId: OpId, routing: z.boolean().optional() }).strict(), result: OpDone },
+    restart: { payload: z.object({ opId: OpId, routing: z.boolean().optional() }).strict(), result: OpDone },
     /** SIGTERM to the process group, SIGKILL after the 2 s grace. */
     stop: { payload: Empty, result: StopResult },
     /** A global install of the gateway CLI (config.gatewayPackage). */

@@ -6,6 +6,7 @@
 // parses the result; neither trusts what crossed the thread.
 import { z } from 'zod';
 import { TrialResultSchema } from '../eval/types.ts';
+import { ModelRequestJobArg, ModelRequestJobResult } from '../model-proxy/request-facts.ts';
 import { SkillScanJobArg, SkillScanJobResult } from '../skills/schemas.ts';
 import { CHANNEL_VERSION } from './contract.ts';
 
@@ -16,6 +17,8 @@ export const JOBS = {
   evalTrial: { arg: z.object({ taskId: z.string().min(1) }), result: TrialResultSchema },
   /** The skill injection scan (issue 15 #3); its schemas stay beside the skill inputs. */
   skillScan: { arg: SkillScanJobArg, result: SkillScanJobResult },
+  /** A large model-endpoint request body read off the endpoint's thread (shared/model-proxy/request-facts.ts). */
+  modelRequest: { arg: ModelRequestJobArg, result: ModelRequestJobResult },
 } as const;
 
 export type JobName = keyof typeof JOBS;

@@ -91,7 +91,8 @@ interface ExecutionRow {
 }
 
 export interface CallContextReader {
-  of(agentId: string, body: Obj): CallContext;
+  /** `claimed`: the session key the body's Runtime line names (request-facts.ts), only ever a label. */
+  of(agentId: string, claimed: string | null): CallContext;
 }
 
 /** How many running executions of one agent are read for a call (an agent runs in a few teams at most). */
@@ -120,13 +121,12 @@ export function createCallContextReader(db: Db): CallContextReader {
     return k === own || k.startsWith(`${own}:`);
   };
   return {
-    of(agentId, body) {
-      const claimed = sessionKeyOf(body);
+    of(agentId, claimed) {
       const rows = running.all(agentId) as ExecutionRow[];
       if (rows.length === 0) {
         const teamIds = (teamsOf.all({ a: agentId }) as string[]).sort();
         return {
-          sessionKey: storableSessionKey(claimed), executionSessionKey: null,
+          sessionKey: claimed, executionSessionKey: null,
           teamId: teamIds.length === 1 ? (teamIds[0] as string) : null, taskId: null, teamIds, taskIds: [],
           runId: null, executionId: null, traceId: null, spanId: null,
         };

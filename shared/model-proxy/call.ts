@@ -30,15 +30,15 @@ import type { Tx } from '../db/tx.ts';
 import type { Logger } from '../log.ts';
 import type { ModelCalls } from '../model-calls/index.ts';
 import type { ResolvedUpstream, RoutedApi } from '../model-routing/registry.ts';
-import { traceIdOf, upstreamHeaders, upstreamUrl, withUsageRequested } from './api.ts';
+import { traceIdOf, upstreamHeaders, upstreamUrl } from './api.ts';
 import type { CallContextReader } from './call-context.ts';
 import { estimateCall, tokensOfChars, type Estimate } from './estimate.ts';
 import { errorAnswer } from './error-shape.ts';
 import { forward, OVERHEAD_HEADER, overheadMs, type ForwardResult } from './forward.ts';
-import { eventBase, type CallRecorder } from './records.ts';
+import type { CallRecorder } from './records.ts';
 import { refusalAnswer, refusalText } from './refusal.ts';
-import { refusedRequest } from './request-rules.ts';
-import { detectRunaway, type RunawayLimits } from './runaway.ts';
+import type { RequestFacts } from './request-facts.ts';
+import { runawayHit, type RunawayLimits } from './runaway.ts';
 import type { RunawayRecordInput } from './runaway-record.ts';
 import type { CallUsage } from './usage.ts';
 
@@ -75,7 +75,8 @@ export interface ModelCallRequest {
   upstream: ResolvedUpstream;
   /** The request body as received (its size is the estimate's input). */
   raw: Buffer;
-  body: Record<string, unknown>;
+  /** What the body asks for (request-facts.ts). */
+  facts: RequestFacts;
   headers: Record<string, string | string[] | undefined>;
   res: ServerResponse;
   /** performance.now() when the request reached svc. */
@@ -145,35 +146,44 @@ export function createModelCallHandler(deps: ModelCallDeps) {
   };
 
   return async function handle(req: ModelCallRequest): Promise<void> {
-    const { agentId, api, upstream, raw, body, res } = req;
-    const refused = refusedRequest(api, agentId, body, upstream.models);
-    if (refused !== null) {
-      logger.info({ agentId, api, refused }, 'model endpoint: a request svc cannot price was refused');
-      answer(req, 400, errorAnswer(api, 400, refused));
+    const { agentId, api, upstream, raw, facts: f, res } = req;
+    const startedAt = now();
+    const ctx = context.of(agentId, f.claimedSessionKey);
+    const traceId = ctx.traceId ?? traceIdOf(req.headers.traceparent);
+    const model = f.model;
+    const priced = model === '' ? null : `${upstream.id}/${model}`;
+    // What the call's span says however it ends (records.ts): the caller's traceparent becomes its parent.
+    const facts = { agentId, ctx, traceId, traceparent: req.headers.traceparent, provider: upstream.id, model: priced, maxTokens: f.maxOutputTokens, startedAt };
+    /** A 400 before any row: its span (no row id), then the answer. */
+    const reject = (outcome: 'rejected' | 'refused', text: string): void => {
+      recorder.unspent({ ...facts, id: null, outcome, httpStatus: 400, durationMs: performance.now() - req.receivedAt, endedAt: now() }, []);
+      answer(req, 400, errorAnswer(api, 400, text));
+    };
+    if (f.refused !== null || priced === null) {
+      logger.info({ agentId, api, refused: f.refused }, 'model endpoint: a request svc cannot price was refused');
+      reject('rejected', f.refused ?? 'request has no model');
       return;
     }
-    const model = body.model as string;
-    const priced = `${upstream.id}/${model}`;
-    const stream = body.stream === true;
-    const ctx = context.of(agentId, body);
+    const stream = f.stream;
     const scope = { agentId, teamId: ctx.teamId, taskId: ctx.taskId, teamIds: ctx.teamIds, taskIds: ctx.taskIds, model };
     if (!recorder.prices.isPriced(priced) && ledger.capApplies(scope)) {
-      answer(req, 400, errorAnswer(api, 400, unpricedText(model)));
+      reject('refused', unpricedText(model));
       return;
     }
-    const est = estimateCall(recorder.prices, api, priced, raw.length, body);
-    const traceId = ctx.traceId ?? traceIdOf(req.headers.traceparent);
-    const startedAt = now();
+    const est = estimateCall(recorder.prices, priced, raw.length, f.maxOutputTokens, f.choices);
     const open = () =>
       calls.open({
         agentId, teamId: ctx.teamId, taskId: ctx.taskId, sessionKey: ctx.sessionKey, runId: ctx.runId,
         traceId: traceIdOf(req.headers.traceparent) ?? ctx.traceId, provider: upstream.id, api, model, estimateUsd: est.usd, startedAt,
       });
 
-    const hit = detectRunaway(api, body, deps.runaway.limits(ctx.teamIds), agentId);
+    const hit = runawayHit(f.turn, deps.runaway.limits(ctx.teamIds), agentId);
     if (hit !== null) {
       const id = open();
-      calls.finish(id, { outcome: 'ended', inputTokens: 0, outputTokens: 0, costUsd: 0, httpStatus: 200, durationMs: performance.now() - req.receivedAt, endedAt: now() });
+      const durationMs = performance.now() - req.receivedAt;
+      const endedAt = now();
+      calls.finish(id, { outcome: 'ended', inputTokens: 0, outputTokens: 0, costUsd: 0, httpStatus: 200, durationMs, endedAt });
+      recorder.unspent({ ...facts, id, outcome: 'ended', httpStatus: 200, durationMs, endedAt }, []);
       deps.runaway.record({
         agentId, sessionKey: ctx.executionSessionKey, teamId: ctx.teamId, taskId: ctx.taskId,
         runId: ctx.runId, traceId, parentSpanId: ctx.spanId, callId: id, hit,
@@ -188,18 +198,19 @@ export function createModelCallHandler(deps: ModelCallDeps) {
     });
     if (!reserved.ok) {
       const label = budgetLabel(reserved.refusedBy);
+      const durationMs = performance.now() - req.receivedAt;
+      const endedAt = now();
       calls.finish(id, {
-        outcome: 'refused', inputTokens: 0, outputTokens: 0, costUsd: 0, httpStatus: 200, budgetId: reserved.refusedBy.id,
-        durationMs: performance.now() - req.receivedAt, endedAt: now(),
+        outcome: 'refused', inputTokens: 0, outputTokens: 0, costUsd: 0, httpStatus: 200, budgetId: reserved.refusedBy.id, durationMs, endedAt,
       });
-      recorder.transitions(eventBase(agentId, ctx, traceId), reserved.transitions);
+      recorder.unspent({ ...facts, id, outcome: 'refused', httpStatus: 200, budgetId: reserved.refusedBy.id, durationMs, endedAt }, reserved.transitions);
       // Only svc's own run is halted: a session key written in the body names nothing svc acts on.
       if (ctx.executionSessionKey !== null) await halt({ agentId, sessionKey: ctx.executionSessionKey, budgetLabel: label, budgetId: reserved.refusedBy.id });
       answer(req, 200, refusalAnswer(api, { id, model, stream, text: refusalText(label, capText(reserved.refusedBy)), nowMs: startedAt }));
       return;
     }
 
-    const send = withUsageRequested(api, raw, body);
+    const send = f.rewritten === null ? raw : Buffer.from(f.rewritten.buffer, f.rewritten.byteOffset, f.rewritten.byteLength);
     let r: ForwardResult;
     try {
       r = await forward({
@@ -211,7 +222,10 @@ export function createModelCallHandler(deps: ModelCallDeps) {
       // forward() settles every network outcome itself; a throw here is a
       // bug (a bad URL in the registry): nothing was spent.
       ledger.release(id);
-      calls.finish(id, { outcome: 'upstream_error', durationMs: performance.now() - req.receivedAt, endedAt: now() });
+      const durationMs = performance.now() - req.receivedAt;
+      const endedAt = now();
+      calls.finish(id, { outcome: 'upstream_error', durationMs, endedAt });
+      recorder.unspent({ ...facts, id, outcome: 'upstream_error', durationMs, endedAt }, []);
       throw err;
     }
     const endedAt = now();
@@ -223,6 +237,7 @@ export function createModelCallHandler(deps: ModelCallDeps) {
         if (!res.headersSent) answer(req, 502, errorAnswer(api, 502, 'provider unreachable'));
       }
       calls.finish(id, { outcome: 'upstream_error', httpStatus: r.status ?? 502, ttftMs: r.ttftMs, durationMs: r.durationMs, endedAt });
+      recorder.unspent({ ...facts, id, outcome: r.outcome, httpStatus: r.status, durationMs: r.durationMs, endedAt }, []);
       return;
     }
 
@@ -238,9 +253,9 @@ export function createModelCallHandler(deps: ModelCallDeps) {
       });
       recorder.spent(
         {
-          id, agentId, ctx, traceId, provider: upstream.id, model: priced,
+          ...facts, id,
           inputTokens: used.inputTokens, outputTokens: used.outputTokens, cacheReadTokens: used.cacheReadTokens, cacheWriteTokens: used.cacheWriteTokens,
-          startedAt, endedAt, durationMs: r.durationMs, outcome,
+          endedAt, durationMs: r.durationMs, outcome,
         },
         transitions,
       );

@@ -13,8 +13,6 @@
 // the default: the settlement then counts the actual cost, and the overshoot
 // of a cap is at most that one call's actual-minus-estimate.
 import type { Prices } from '../pricing/index.ts';
-import type { RoutedApi } from '../model-routing/registry.ts';
-import { choicesOf } from './request-rules.ts';
 
 export const BYTES_PER_INPUT_TOKEN = 3;
 export const DEFAULT_MAX_OUTPUT_TOKENS = 4096;
@@ -32,10 +30,10 @@ export function maxOutputTokensOf(body: Record<string, unknown>): number | null 
   return positiveInt(body.max_completion_tokens) ?? positiveInt(body.max_tokens) ?? positiveInt(body.max_output_tokens);
 }
 
-/** `model` as it is priced: `<upstream>/<model>`. */
-export function estimateCall(prices: Prices, api: RoutedApi, model: string | null, bodyBytes: number, body: Record<string, unknown>): Estimate {
+/** `model` as it is priced: `<upstream>/<model>`; `maxOutput` and `choices` as the request asked (request-facts.ts). */
+export function estimateCall(prices: Prices, model: string | null, bodyBytes: number, maxOutput: number | null, choices = 1): Estimate {
   const inputTokens = Math.ceil(bodyBytes / BYTES_PER_INPUT_TOKEN);
-  const outputTokens = (maxOutputTokensOf(body) ?? DEFAULT_MAX_OUTPUT_TOKENS) * choicesOf(api, body);
+  const outputTokens = (maxOutput ?? DEFAULT_MAX_OUTPUT_TOKENS) * choices;
   return { inputTokens, outputTokens, usd: prices.costOf({ model, inputTokens, outputTokens }) };
 }
 

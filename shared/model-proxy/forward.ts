@@ -18,7 +18,7 @@
 // Every answer carries `x-svc-overhead-ms`: the time svc spent on the call
 // before it went out (token, parse, estimate, reservation), so a user can see
 // what svc adds without a benchmark of their own.
-import { Agent as HttpAgent, request as httpRequest, type IncomingMessage, type ServerResponse } from 'node:http';
+import { Agent as HttpAgent, request as httpRequest, type ClientRequest, type IncomingMessage, type ServerResponse } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import type { RoutedApi } from '../model-routing/registry.ts';
 import { StreamCut } from './stream-cut.ts';
@@ -62,9 +62,11 @@ export const OVERHEAD_HEADER = 'x-svc-overhead-ms';
 /** The overhead header's value: milliseconds with microsecond digits. */
 export const overheadMs = (ms: number): string => Math.max(0, ms).toFixed(3);
 
-// Keep-alive: a call reuses a warm connection to its provider instead of a new handshake.
-const httpAgent = new HttpAgent({ keepAlive: true, maxSockets: 256 });
-const httpsAgent = new HttpsAgent({ keepAlive: true, maxSockets: 256 });
+// Keep-alive: a call reuses a warm connection to its provider instead of a
+// new handshake. No socket cap: a queued call would wait for another's whole
+// answer (a stream can take minutes), so every call in flight gets its own.
+const httpAgent = new HttpAgent({ keepAlive: true });
+const httpsAgent = new HttpsAgent({ keepAlive: true });
 
 // Hop-by-hop headers and cookies stay between svc and the provider.
 const DROP_RESPONSE = new Set(['connection', 'keep-alive', 'transfer-encoding', 'set-cookie', 'proxy-authenticate', 'upgrade', 'trailer', 'te']);
@@ -110,12 +112,16 @@ export function forward(input: ForwardInput): Promise<ForwardResult> {
 
     const send = url.protocol === 'https:' ? httpsRequest : httpRequest;
     const overhead = overheadMs(performance.now() - startedAt);
-    const up = send(url, {
-      method: 'POST',
-      headers: { ...input.headers, 'accept-encoding': 'identity' },
-      agent: url.protocol === 'https:' ? httpsAgent : httpAgent,
-    });
-    up.setTimeout(input.headersTimeoutMs, () => up.destroy(new Error(`no answer in ${input.headersTimeoutMs} ms`)));
+    const open = (): ClientRequest => {
+      const r = send(url, {
+        method: 'POST',
+        headers: { ...input.headers, 'accept-encoding': 'identity' },
+        agent: url.protocol === 'https:' ? httpsAgent : httpAgent,
+      });
+      r.setTimeout(input.headersTimeoutMs, () => r.destroy(new Error(`no answer in ${input.headersTimeoutMs} ms`)));
+      return r;
+    };
+    let up = open();
 
     // The caller went away before the answer was whole. Destroying the
     // provider's request would not unbill what it already generates: read on.
@@ -126,12 +132,22 @@ export function forward(input: ForwardInput): Promise<ForwardResult> {
       res.destroy();
     });
 
-    up.on('error', (err: NodeJS.ErrnoException) => {
+    let retried = false;
+    const onError = (err: NodeJS.ErrnoException) => {
+      // A kept-alive socket the provider closed just as svc reused it: no
+      // answer came on it, so the call goes once more, on a new socket.
+      if (status === null && up.reusedSocket && !retried && (err.code === 'ECONNRESET' || err.code === 'EPIPE')) {
+        retried = true;
+        up = open();
+        wire(up);
+        up.end(input.body);
+        return;
+      }
       if (status === null && !callerGone) finish('unreachable', `${url.host}: ${err.code ?? err.message}`);
       else finish(callerGone ? 'aborted' : 'cut');
-    });
+    };
 
-    up.on('response', (ur) => {
+    const onResponse = (ur: IncomingMessage) => {
       status = ur.statusCode ?? 502;
       up.setTimeout(0);
       const ok = status >= 200 && status < 300;
@@ -202,7 +218,12 @@ export function forward(input: ForwardInput): Promise<ForwardResult> {
         res.end(partial ?? undefined);
         finish(ok ? 'ok' : 'upstream_error');
       });
-    });
+    };
+    function wire(r: ClientRequest): void {
+      r.on('error', onError);
+      r.on('response', onResponse);
+    }
+    wire(up);
     up.end(input.body);
   });
 }

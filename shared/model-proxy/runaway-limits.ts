@@ -7,8 +7,9 @@ import type { z } from 'zod';
 import type { SettingsTable } from '../db/settings-table.ts';
 import type { Logger } from '../log.ts';
 import { RUNAWAY_DEFAULTS, RunawayLimits } from './runaway.ts';
+import { TEAM_KEYS } from '../setting-keys.ts';
 
-export const runawayLimitsKey = (teamId: string): string => `team-runaway-limits:${teamId}`;
+export const runawayLimitsKey = TEAM_KEYS.runawayLimits;
 
 /** What a team sets: either limit, or neither (the defaults). */
 export const RunawayLimitsPatch = RunawayLimits.partial().strict();

@@ -55,27 +55,45 @@ function trailingRepeats(steps: readonly TurnStep[]): { count: number; tool: str
   return { count, tool: last.calls.map((c) => c.name).join('+') };
 }
 
-/** The limit this call would pass, else null. `agent` names the agent in the answer's text. */
-export function detectRunaway(api: RoutedApi, body: Record<string, unknown>, limits: RunawayLimits, agent = 'the agent'): RunawayHit | null {
+/** What the limits are judged on, read from the body (in a pool thread for a large one). */
+export interface TurnCounts {
+  /** Model calls of this turn, this one included. */
+  calls: number;
+  /** Identical tool call + result pairs at the turn's end. */
+  repeats: number;
+  /** The repeated tool's name(s). */
+  tool: string;
+}
+
+export function turnCounts(api: RoutedApi, body: Record<string, unknown>): TurnCounts {
   const steps = turnSteps(api, body);
   const repeats = trailingRepeats(steps);
-  if (repeats.count >= limits.maxIdenticalRepeats) {
+  return { calls: steps.length + 1, repeats: repeats.count, tool: repeats.tool };
+}
+
+/** The limit a turn's counts pass, else null. `agent` names the agent in the answer's text. */
+export function runawayHit(counts: TurnCounts, limits: RunawayLimits, agent = 'the agent'): RunawayHit | null {
+  if (counts.repeats >= limits.maxIdenticalRepeats) {
     return {
       kind: 'repeated_tool_call',
-      count: repeats.count,
+      count: counts.repeats,
       limit: limits.maxIdenticalRepeats,
-      tool: repeats.tool,
-      text: `svc ended this turn: ${agent} repeated the same ${repeats.tool} call ${repeats.count} times with the same result (the limit is ${limits.maxIdenticalRepeats}).`,
+      tool: counts.tool,
+      text: `svc ended this turn: ${agent} repeated the same ${counts.tool} call ${counts.repeats} times with the same result (the limit is ${limits.maxIdenticalRepeats}).`,
     };
   }
-  const calls = steps.length + 1;
-  if (calls > limits.maxCallsPerTurn) {
+  if (counts.calls > limits.maxCallsPerTurn) {
     return {
       kind: 'calls_per_turn',
-      count: calls,
+      count: counts.calls,
       limit: limits.maxCallsPerTurn,
       text: `svc ended this turn: ${agent} reached ${limits.maxCallsPerTurn} model calls in one turn, the most its team allows.`,
     };
   }
   return null;
+}
+
+/** The limit this call would pass, else null. `agent` names the agent in the answer's text. */
+export function detectRunaway(api: RoutedApi, body: Record<string, unknown>, limits: RunawayLimits, agent = 'the agent'): RunawayHit | null {
+  return runawayHit(turnCounts(api, body), limits, agent);
 }

@@ -116,6 +116,7 @@ export function createTeamStore(db: Db, tx: Tx, settings: SettingsTable, now: ()
         // Beyond the spec's two keys: the chat gate of a team that is gone.
         settings.delete(TEAM_KEYS.serverOrchestrated(id));
         settings.delete(TEAM_KEYS.subDelegation(id));
+        settings.delete(TEAM_KEYS.runawayLimits(id));
         deleteStmt.run(id);
       });
     },

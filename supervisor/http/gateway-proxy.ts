@@ -23,7 +23,7 @@ import { ClientInfo, buildConnectParams, svcClientInfo } from '../../shared/gate
 import type { DeviceIdentity } from '../../shared/gateway/device-identity.ts';
 import { ChallengePayload, ReqFrame } from '../../shared/gateway/frames.ts';
 import type { Logger } from '../../shared/log.ts';
-import type { ResolvedGateway } from '../../shared/settings/index.ts';
+import { tokenNeededMessage, type ResolvedGateway } from '../../shared/settings/index.ts';
 import type { UpgradeHandler } from './upgrade.ts';
 
 /** Bytes of browser frames held before the connect has gone upstream, and of unsent data either way. */
@@ -126,6 +126,11 @@ export function createGatewayProxy(deps: ProxyDeps): GatewayProxy {
 
   const pipe = (browser: WebSocket, req: IncomingMessage) => {
     const target = deps.resolved();
+    // A gateway URL moved to another origin without its own token: nothing is signed or sent there.
+    if (target.tokenNeededFor !== undefined) {
+      browser.close(1008, tokenNeededMessage(target.tokenNeededFor));
+      return;
+    }
     const origin = typeof req.headers.origin === 'string' ? req.headers.origin : undefined;
     const upstream = new WebSocket(target.gatewayUrl, {
       perMessageDeflate: false,

@@ -65,6 +65,8 @@ export interface GatewayHostContext {
   settings?: Pick<GatewaySettingsTarget, 'save'>;
   /** The gateway link: reconnect after a start or a token change. */
   reconnect?: () => void;
+  /** Whether svc routes the gateway's model calls now (a gateway it starts then gets no provider key from svc's environment). */
+  routing?: () => boolean;
   /** Test seam: another worker entry serving the same contract (default workers/gateway-host/main). */
   entry?: URL;
 }
@@ -165,7 +167,9 @@ export function startGatewayHost(ctx: GatewayHostContext): GatewayHostHandle {
         const r =
           op === 'selfUpdate'
             ? await request('selfUpdate', { opId, restart: opts.restart ?? false }, { timeoutMs })
-            : await request(op, { opId }, { timeoutMs });
+            : op === 'start' || op === 'restart'
+              ? await request(op, { opId, routing: ctx.routing?.() ?? false }, { timeoutMs })
+              : await request(op, { opId }, { timeoutMs });
         // The worker died or the bound passed without a last frame: say so rather than leave the stream open.
         if (!r.ok && !ended) onFrame({ type: 'error', code: 'INTERNAL', message: r.error.message });
       } finally {

@@ -91,7 +91,8 @@ export function createTeamChatService(opts: TeamChatServiceOptions): TeamChatSer
 
   const configurePayload = (): ConfigurePayload => {
     const r = opts.settings.resolved();
-    return { gateway: r.gatewayUrl ? { url: r.gatewayUrl, token: r.token } : null, secrets: opts.redactor.secrets() };
+    // A gateway URL that moved to another origin without a token of its own gets no connect (no token, no device signature).
+    return { gateway: r.gatewayUrl && r.tokenNeededFor === undefined ? { url: r.gatewayUrl, token: r.token } : null, secrets: opts.redactor.secrets() };
   };
 
   const target = opts.startWorker ? workerTarget(opts, emit, configurePayload, running, log) : hereTarget(opts, emit, configurePayload);

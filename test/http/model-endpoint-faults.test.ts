@@ -132,7 +132,7 @@ void test('Budgets (issue 22, item 3): a stream the provider cuts is cut for the
   assert.equal((await budgetsOf(e)).find((b) => b.id === budget.id)?.spentUsd, Math.ceil((call.costUsd as number) * 1e6) / 1e6);
 });
 
-void test('Budgets (issue 22, item 3): a caller that goes away mid-stream aborts the provider’s stream, settled at the input estimate plus the streamed text', async (t) => {
+void test('Budgets (issue 31, item 2): a caller that goes away mid-stream leaves the provider’s stream to run out, settled at the usage it billed', async (t) => {
   const e = await startEndpoint(t);
   await createBudget(e, { scope: 'agent', scopeId: 'alice', limitUsdCents: 500, mode: 'cap' });
   // node:http, not fetch: fetch's pool opens a spare connection on an abort, which the server then holds until its headers timeout.
@@ -146,12 +146,15 @@ void test('Budgets (issue 22, item 3): a caller that goes away mid-stream aborts
   await e.openai.untilHeld();
   assert.match(await firstChunk, /data: /);
   req.destroy();
-  await waitFor(() => e.openai.requests[0]?.state === 'closed', { what: 'the provider’s stream to be closed by svc' });
+  // svc sees the caller go (its one connection closes), then the provider goes on: it bills the whole answer.
+  const server = e.app.server;
+  await waitFor(() => new Promise<boolean>((resolve) => server.getConnections((err, n) => resolve(!err && n === 0))), { what: 'svc to see the caller go' });
+  e.openai.release();
+  await waitFor(() => e.openai.requests[0]?.state === 'done', { what: 'the provider’s stream to run to its end' });
   const call = await endedCall(e, 'alice');
   assert.equal(call.outcome, 'aborted');
-  // No usage came: output = the streamed "ECHO:" (5 chars → 2 tokens); input = the estimate's (body bytes / 3).
-  assert.equal(call.outputTokens, 2);
-  assert.ok((call.inputTokens as number) > 0);
+  const billed = e.openai.requests[0]?.usage;
+  assert.deepEqual([call.inputTokens, call.outputTokens], [billed?.prompt_tokens, billed?.completion_tokens]);
   assert.equal(openReservations(e), 0);
 });
 

@@ -27,8 +27,8 @@ export interface Endpoint extends TestApp {
 /** The endpoint's body limit in these tests (SVC_MODEL_BODY_LIMIT_BYTES): small, so the 413 test sends little. */
 export const TEST_BODY_LIMIT_BYTES = 64 * 1024;
 
-export async function startEndpoint(t: TestContext): Promise<Endpoint> {
-  const built = await buildTestApp(t, { env: { SVC_MODEL_BODY_LIMIT_BYTES: String(TEST_BODY_LIMIT_BYTES) } });
+export async function startEndpoint(t: TestContext, env: Record<string, string> = {}): Promise<Endpoint> {
+  const built = await buildTestApp(t, { env: { SVC_MODEL_BODY_LIMIT_BYTES: String(TEST_BODY_LIMIT_BYTES), ...env } });
   const openai = await startFakeModel();
   const anthropic = await startFakeAnthropic();
   t.after(async () => {

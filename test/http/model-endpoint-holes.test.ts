@@ -4,7 +4,10 @@
 // a hung-up client is charged what the provider billed, text in the body
 // names no budget, and a model's dated names count under its family's cap.
 import assert from 'node:assert/strict';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { test } from 'node:test';
+import { INLINE_BODY_BYTES } from '../../shared/model-proxy/request-facts.ts';
 import { createExecutions } from '../../shared/team-chat/executions.ts';
 import { BILLED_COMPLETION_TOKENS, BILLED_PROMPT_TOKENS, startBillingUpstream } from '../helpers/billing-upstream.ts';
 import { createTeam } from '../helpers/team-chat-api.ts';
@@ -170,4 +173,51 @@ void test('Spend (issue 31, item 1): a per-model cap on gpt-4o counts gpt-4o-202
   assert.ok(total > 0);
   const [after] = (await budgetsOf(e)).filter((b) => b.id === budget.id);
   assert.ok(Math.abs((after?.spentUsd as number) - total) < 2e-6, `both dated calls counted under gpt-4o (${String(after?.spentUsd)} vs ${total})`);
+});
+
+void test('Keys (issue 31, item 6): an upstream whose base URL moved to a host its key was not stored for is refused, and that host gets nothing', async (t) => {
+  const e = await startEndpoint(t);
+  const seen: Array<string | undefined> = [];
+  const other = createServer((req, res) => {
+    seen.push(req.headers.authorization);
+    res.writeHead(500).end();
+  });
+  await new Promise<void>((resolve) => other.listen(0, '127.0.0.1', resolve));
+  t.after(() => new Promise<void>((resolve) => other.close(() => resolve())));
+  const registry = e.runtime.deps.modelRouting.registry;
+  const now = registry.read();
+  const moved = `http://127.0.0.1:${(other.address() as AddressInfo).port}/v1`;
+  // The key was stored for the fake provider's host; the entry now names another.
+  registry.write({ ...now, keyHosts: { OPENAI_API_KEY: [new URL(e.openai.url).origin] }, upstreams: { ...now.upstreams, fake: { ...now.upstreams.fake!, baseUrl: moved } } });
+  const r = await errorOf(await post(e, COMPLETIONS, e.tokens.alice, completionsBody('hi', { stream: false })));
+  assert.equal(r.status, 403);
+  assert.match(r.message, /^upstream fake has moved to a host its key was not stored for: confirm the host in svc/);
+  assert.deepEqual(seen, [], 'the moved host received no call and no key');
+  // Back on the host the key was stored for, calls pass again.
+  registry.write({ ...registry.read(), upstreams: { ...now.upstreams } });
+  assert.equal((await post(e, COMPLETIONS, e.tokens.alice, completionsBody('hi', { stream: false }))).status, 200);
+});
+
+void test('Limits (issue 31, item 10): a body over 256 KiB is read in a pool thread, held to the same rules, and forwarded as received', async (t) => {
+  const e = await startEndpoint(t, { SVC_MODEL_BODY_LIMIT_BYTES: String(4 * 1024 * 1024) });
+  const big = 'lorem ipsum '.repeat(40_000);
+  assert.ok(big.length > INLINE_BODY_BYTES);
+  // The bulk in a system message, as an agent's long context is; the user's turn is short.
+  const body = (extra: Record<string, unknown> = {}) => ({ ...completionsBody('short question'), messages: [{ role: 'system', content: big }, { role: 'user', content: 'short question' }], ...extra });
+  const ok = await post(e, COMPLETIONS, e.tokens.alice, body({ stream: false }));
+  assert.equal(ok.status, 200);
+  assert.ok((e.openai.requests.at(-1)?.usage.prompt_tokens ?? 0) >= big.length / 4, 'the provider got the whole body');
+  const refused = await errorOf(await post(e, COMPLETIONS, e.tokens.alice, body({ n: 128 })));
+  assert.deepEqual([refused.status, refused.message.startsWith('n over 8 is refused')], [400, true]);
+  const bad = await errorOf(await post(e, COMPLETIONS, e.tokens.alice, `{"model":"x","messages":"${big}`));
+  assert.deepEqual([bad.status, bad.message], [400, 'request body is not a JSON object']);
+  // A streamed large body that did not ask for usage is rewritten to ask for it (in the pool too).
+  const streamed = await post(e, COMPLETIONS, e.tokens.alice, body());
+  assert.equal(streamed.status, 200);
+  await streamed.text();
+  const [call] = await waitFor(async () => {
+    const calls = await callsOf(e, '?agentId=alice');
+    return calls[0]?.outcome === 'ok' ? calls : null;
+  }, { what: 'the streamed call to settle' });
+  assert.ok((call?.inputTokens as number) >= big.length / 4, 'its usage came back and was settled');
 });

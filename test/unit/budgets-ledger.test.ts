@@ -206,10 +206,11 @@ void test(`${S}: the hard cap limits the global budget for every model below its
   assert.ok(g);
   assert.deepEqual([g.scope, g.scopeId, g.model, g.mode, g.limitUsdCents], ['global', 'all', null, 'cap', 50]);
   assert.equal(store.ensureHardCapRow()?.id, g.id, 'created once');
-  store.upsert({ scope: 'global', scopeId: 'all', limitUsdCents: 10_000, mode: 'cap', period: 'none', model: null });
+  // A limit over the hard cap is refused (issue 31, item 5), and the row stays at the cap.
+  assert.throws(() => store.upsert({ scope: 'global', scopeId: 'all', limitUsdCents: 10_000, mode: 'cap', period: 'none', model: null }), /invalid budget/);
   assert.ok(ledger.reserve('c1', CALL, 0.4).ok);
   const refused = ledger.reserve('c2', CALL, 0.2);
-  assert.ok(!refused.ok, 'the hard cap (50 cents), not the row limit (100 dollars), is in force');
+  assert.ok(!refused.ok, 'the hard cap (50 cents) is in force');
   assert.equal(row(g.id)?.status, 'paused');
   assert.equal(row(g.id)?.limitUsdCents, 50, 'the row shows the limit in force');
   assert.deepEqual(budgetEvents(refused.transitions).map((e) => (e.data as { message: string }).message), ['budget global reached its cap of $0.50']);

@@ -52,7 +52,7 @@ void test('Clean seams (issue 16 #3): PATCH gateway-config writes keys to .env, 
   assert.equal(cfg.gateway.port, 19010);
   assert.equal(cfg.agents.defaults.model.primary, 'anthropic/claude');
   assert.equal(cfg.tools.exec.ask, 'always');
-  assert.deepEqual(s.calls, ['save {"gatewayUrl":"ws://localhost:19010"}', 'reconnect']);
+  assert.deepEqual(s.calls, ['save {"gatewayUrl":"ws://localhost:19010","rebindToken":true}', 'reconnect']);
   assert.ok(!s.lines.some((l) => l.includes(KEY)), 'no key in a log line');
 });
 

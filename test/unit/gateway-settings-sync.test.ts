@@ -71,7 +71,7 @@ void test('Clean seams (issue 16 #3): the legacy GATEWAY_AUTH_TOKEN is reference
 
 void test('Clean seams (issue 16 #3): after a start, a loopback settings URL follows the port; a remote URL is kept', (t) => {
   const local = setup(t, { settings: { gatewayUrl: 'ws://127.0.0.1:18789' } });
-  assert.deepEqual(gatewaySettingsDrift(local.src, 19001).patch, { gatewayUrl: 'ws://localhost:19001' });
+  assert.deepEqual(gatewaySettingsDrift(local.src, 19001).patch, { gatewayUrl: 'ws://localhost:19001', rebindToken: true });
   assert.deepEqual(gatewaySettingsDrift(local.src, 18789).patch, {}, 'same port');
   assert.deepEqual(gatewaySettingsDrift(local.src, null).patch, {}, 'no port known (status): the URL is not touched');
 
@@ -84,7 +84,7 @@ void test('Clean seams (issue 16 #3): after a start, a loopback settings URL fol
 void test('Clean seams (issue 16 #3): after a start settings are saved, then svc reconnects, even when nothing changed', (t) => {
   const s = setup(t, { env: `OPENCLAW_GATEWAY_TOKEN=${TOKEN}\n`, settings: { gatewayUrl: 'ws://localhost:18789' } });
   syncAfterGatewayStart(s.src, 19002, s.target, s.log);
-  assert.deepEqual(s.calls, ['save {"gatewayToken":"${OPENCLAW_GATEWAY_TOKEN}","gatewayUrl":"ws://localhost:19002"}', 'reconnect']);
+  assert.deepEqual(s.calls, ['save {"gatewayToken":"${OPENCLAW_GATEWAY_TOKEN}","gatewayUrl":"ws://localhost:19002","rebindToken":true}', 'reconnect']);
   assert.deepEqual(s.stored(), { url: 'ws://localhost:19002', token: '${OPENCLAW_GATEWAY_TOKEN}' });
   s.calls.length = 0;
   syncAfterGatewayStart(s.src, 19002, s.target, s.log);
@@ -112,7 +112,7 @@ void test('Clean seams (issue 16 #3): connecting settings to a configured gatewa
   assert.deepEqual(s.calls, [
     `save {"gatewayUrl":"ws://localhost:18800","gatewayToken":"${TOKEN}"}`,
     'reconnect',
-    'save {"gatewayUrl":"ws://localhost:18801"}',
+    'save {"gatewayUrl":"ws://localhost:18801","rebindToken":true}',
     'reconnect',
   ]);
   assert.deepEqual(s.stored(), { url: 'ws://localhost:18801', token: TOKEN }, 'a URL-only change keeps the token');

@@ -5,8 +5,9 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { apiOfTail, traceIdOf, upstreamHeaders, upstreamUrl, withUsageRequested } from '../../shared/model-proxy/api.ts';
 import { sessionKeyOf, storableSessionKey } from '../../shared/model-proxy/call-context.ts';
-import { DEFAULT_MAX_OUTPUT_TOKENS, estimateCall } from '../../shared/model-proxy/estimate.ts';
+import { DEFAULT_MAX_OUTPUT_TOKENS, estimateCall, maxOutputTokensOf } from '../../shared/model-proxy/estimate.ts';
 import { refusalAnswer } from '../../shared/model-proxy/refusal.ts';
+import { choicesOf } from '../../shared/model-proxy/request-rules.ts';
 import { BUILT_IN_PRICES, costUsd, createPrices } from '../../shared/pricing/index.ts';
 
 void test('Budgets (issue 22, item 1): path tails pick the API; the upstream URL is the provider’s own', () => {
@@ -36,17 +37,17 @@ void test('Budgets (issue 22, item 1): the caller’s credentials never go upstr
 });
 
 void test('Budgets (issue 22, item 3): the estimate is body bytes / 3 in, the request’s maximum (else 4096) out, priced by the price book', () => {
-  assert.deepEqual(estimateCall(BUILT_IN_PRICES, 'openai-completions', 'openai/gpt-4o-mini', 300, { max_tokens: 50 }), { inputTokens: 100, outputTokens: 50, usd: costUsd('gpt-4o-mini', 100, 50) });
-  assert.equal(estimateCall(BUILT_IN_PRICES, 'openai-completions', 'openai/gpt-4o', 3, { max_completion_tokens: 7, max_tokens: 9 }).outputTokens, 7);
-  assert.equal(estimateCall(BUILT_IN_PRICES, 'openai-completions', 'openai/gpt-4o', 3, { max_output_tokens: 11 }).outputTokens, 11);
-  assert.equal(estimateCall(BUILT_IN_PRICES, 'openai-completions', 'openai/gpt-4o', 3, {}).outputTokens, DEFAULT_MAX_OUTPUT_TOKENS);
-  assert.equal(estimateCall(BUILT_IN_PRICES, 'openai-completions', 'openai/gpt-4o', 3, { max_tokens: -1 }).outputTokens, DEFAULT_MAX_OUTPUT_TOKENS);
+  assert.deepEqual(estimateCall(BUILT_IN_PRICES, 'openai/gpt-4o-mini', 300, maxOutputTokensOf({ max_tokens: 50 }), choicesOf('openai-completions', { max_tokens: 50 })), { inputTokens: 100, outputTokens: 50, usd: costUsd('gpt-4o-mini', 100, 50) });
+  assert.equal(estimateCall(BUILT_IN_PRICES, 'openai/gpt-4o', 3, maxOutputTokensOf({ max_completion_tokens: 7, max_tokens: 9 }), choicesOf('openai-completions', { max_completion_tokens: 7, max_tokens: 9 })).outputTokens, 7);
+  assert.equal(estimateCall(BUILT_IN_PRICES, 'openai/gpt-4o', 3, maxOutputTokensOf({ max_output_tokens: 11 }), choicesOf('openai-completions', { max_output_tokens: 11 })).outputTokens, 11);
+  assert.equal(estimateCall(BUILT_IN_PRICES, 'openai/gpt-4o', 3, maxOutputTokensOf({}), choicesOf('openai-completions', {})).outputTokens, DEFAULT_MAX_OUTPUT_TOKENS);
+  assert.equal(estimateCall(BUILT_IN_PRICES, 'openai/gpt-4o', 3, maxOutputTokensOf({ max_tokens: -1 }), choicesOf('openai-completions', { max_tokens: -1 })).outputTokens, DEFAULT_MAX_OUTPUT_TOKENS);
   // n answers reserve n times the output (chat completions only).
-  assert.equal(estimateCall(BUILT_IN_PRICES, 'openai-completions', 'openai/gpt-4o', 3, { max_tokens: 10, n: 4 }).outputTokens, 40);
-  assert.equal(estimateCall(BUILT_IN_PRICES, 'openai-responses', 'openai/gpt-4o', 3, { max_output_tokens: 10, n: 4 }).outputTokens, 10);
+  assert.equal(estimateCall(BUILT_IN_PRICES, 'openai/gpt-4o', 3, maxOutputTokensOf({ max_tokens: 10, n: 4 }), choicesOf('openai-completions', { max_tokens: 10, n: 4 })).outputTokens, 40);
+  assert.equal(estimateCall(BUILT_IN_PRICES, 'openai/gpt-4o', 3, maxOutputTokensOf({ max_output_tokens: 10, n: 4 }), choicesOf('openai-responses', { max_output_tokens: 10, n: 4 })).outputTokens, 10);
   // A price the gateway's config gives the upstream's model is what the estimate reserves at.
   const configured = createPrices(new Map([['openai/gpt-4o-mini', { input: 10, output: 20 }]]));
-  assert.equal(estimateCall(configured, 'openai-completions', 'openai/gpt-4o-mini', 300, { max_tokens: 50 }).usd, (100 * 10 + 50 * 20) / 1e6);
+  assert.equal(estimateCall(configured, 'openai/gpt-4o-mini', 300, maxOutputTokensOf({ max_tokens: 50 }), choicesOf('openai-completions', { max_tokens: 50 })).usd, (100 * 10 + 50 * 20) / 1e6);
 });
 
 void test('Budgets (issue 22, item 3): an OpenAI completions stream is made to ask for its usage; other bodies go as received', () => {

@@ -71,14 +71,15 @@ void test('Settings file: a save writes only provided fields and keeps others an
   });
   saveSettings(settingsFile, { firstRunDismissedAt: 42 });
   saveSettings(settingsFile, { gatewayUrl: 'ws://10.0.0.7:1234/path' });
+  // The URL moved to another origin without a token: the token stays, bound to the origin it was given for (issue 31, item 6).
   assert.deepEqual(readJson(settingsFile), {
-    gateway: { url: 'ws://10.0.0.7:1234/path', token: TOKEN, extra: 1 },
+    gateway: { url: 'ws://10.0.0.7:1234/path', token: TOKEN, tokenFor: 'wss://gw.example:9000', extra: 1 },
     studioAccessToken: 'acc',
     firstRunDismissedAt: 42,
     custom: { keep: true },
   });
   assert.deepEqual(settingsView({ settingsFile, gatewayStateDir, lookupEnv: noEnv }), {
-    gatewayUrl: 'ws://10.0.0.7:1234/path', hasToken: true, firstRunDismissedAt: 42,
+    gatewayUrl: 'ws://10.0.0.7:1234/path', hasToken: false, tokenNeededFor: 'ws://10.0.0.7:1234', firstRunDismissedAt: 42,
   });
 });
 

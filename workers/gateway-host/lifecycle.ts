@@ -93,7 +93,7 @@ export function createLifecycle(deps: LifecycleDeps) {
     };
   }
 
-  async function spawnGateway(cli: string, port: number, emit: OpEmitter): Promise<number | null> {
+  async function spawnGateway(cli: string, port: number, emit: OpEmitter, routed: boolean): Promise<number | null> {
     mkdirSync(dirname(deps.logFile), { recursive: true, mode: 0o700 });
     // Its cwd: a state dir that does not exist yet would fail the spawn itself.
     mkdirSync(deps.stateDir, { recursive: true, mode: 0o700 });
@@ -112,7 +112,8 @@ export function createLifecycle(deps: LifecycleDeps) {
         // range restart by spawning a successor with a fresh pid and
         // exiting (2026.9 still does after a self-update), and svc, the
         // gateway's supervisor, would lose the process it manages.
-        env: childEnv({ OPENCLAW_STATE_DIR: deps.stateDir, OPENCLAW_NO_RESPAWN: '1', ...(deps.path ? { PATH: deps.path() } : {}) }, 'gateway'),
+        // While svc routes its model calls, the gateway gets no provider key from svc's environment (it has no use for one).
+        env: childEnv({ OPENCLAW_STATE_DIR: deps.stateDir, OPENCLAW_NO_RESPAWN: '1', ...(deps.path ? { PATH: deps.path() } : {}) }, routed ? 'gateway-routed' : 'gateway'),
         extendEnv: false,
         cwd: deps.stateDir,
         detached: true,
@@ -185,7 +186,7 @@ export function createLifecycle(deps: LifecycleDeps) {
     return { type: 'error', code: 'TIMEOUT', message: `Gateway did not become ready within ${seconds} s` };
   }
 
-  async function start(emit: OpEmitter): Promise<void> {
+  async function start(emit: OpEmitter, routed = false): Promise<void> {
     // Only the decision (join, already running, spawn) is serialised: two
     // starts at once must not spawn two gateways.
     const decided = spawnLock.then(async (): Promise<{ pid: number; port: number; offset: number } | null> => {
@@ -208,7 +209,7 @@ export function createLifecycle(deps: LifecycleDeps) {
       emit.progress('starting', `Starting gateway on port ${port}`);
       let pid: number | null;
       try {
-        pid = await spawnGateway(cli, port, emit);
+        pid = await spawnGateway(cli, port, emit, routed);
       } catch (err) {
         emit.error('SPAWN_THROW', `Failed to start gateway: ${messageOf(err)}`);
         return null;
@@ -286,10 +287,10 @@ export function createLifecycle(deps: LifecycleDeps) {
     return { ok: false, message: 'No gateway process found' };
   }
 
-  async function restart(emit: OpEmitter): Promise<void> {
+  async function restart(emit: OpEmitter, routed = false): Promise<void> {
     emit.progress('stopping', 'Stopping gateway...');
     await stop();
-    await start(emit);
+    await start(emit, routed);
   }
 
   /** The port of the gateway svc manages (trusted record), or null. */

@@ -122,8 +122,8 @@ const server = serveChannel(gatewayHostContract, port, {
   },
   detectCli: ({ refresh }) => cli.detect({ refresh }),
   lifecycleStatus: () => lifecycle.status(),
-  start: ({ opId }) => runOp(opId, 'start', (emit) => lifecycle.start(emit)),
-  restart: ({ opId }) => runOp(opId, 'restart', (emit) => lifecycle.restart(emit)),
+  start: ({ opId, routing }) => runOp(opId, 'start', (emit) => lifecycle.start(emit, routing === true)),
+  restart: ({ opId, routing }) => runOp(opId, 'restart', (emit) => lifecycle.restart(emit, routing === true)),
   stop: () => lifecycle.stop(),
   install: ({ opId }) =>
     runOp(opId, 'install', (emit, signal) =>

@@ -12,9 +12,15 @@ import {
 import { integrityCheck } from './db-jobs.ts';
 import { evalTrial } from './eval-jobs.ts';
 import { skillScan } from './skill-jobs.ts';
+import { readRequest } from '../../shared/model-proxy/request-facts.ts';
 import { publicMessageOf } from '../../shared/errors.ts';
 
-const HANDLERS: JobHandlers = { integrityCheck, evalTrial, skillScan };
+const HANDLERS: JobHandlers = {
+  integrityCheck,
+  evalTrial,
+  skillScan,
+  modelRequest: ({ api, agentId, models, raw }) => readRequest(api, agentId, models, raw),
+};
 
 const failure = (id: number, code: JobErrorCode, message: string): JobReply => ({ v: CHANNEL_VERSION, id, ok: false, error: { code, message } });
 

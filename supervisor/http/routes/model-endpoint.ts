@@ -12,6 +12,7 @@ import { createCallContextReader } from '../../../shared/model-proxy/call-contex
 import { apiOfTail } from '../../../shared/model-proxy/api.ts';
 import { errorAnswer } from '../../../shared/model-proxy/error-shape.ts';
 import { createModelCallHandler } from '../../../shared/model-proxy/call.ts';
+import { INLINE_BODY_BYTES, readRequest } from '../../../shared/model-proxy/request-facts.ts';
 import { createCallRecorder } from '../../../shared/model-proxy/records.ts';
 import { createCostRecords } from '../../../shared/costs/index.ts';
 import { resolveRunawayLimits } from '../../../shared/model-proxy/runaway-limits.ts';
@@ -29,6 +30,7 @@ const M = {
   method: 'method not allowed: use POST',
   badJson: 'request body is not a JSON object',
   notRouted: (agentId: string) => `agent ${agentId} is not routed through svc`,
+  hostUnconfirmed: (upstream: string) => `upstream ${upstream} has moved to a host its key was not stored for: confirm the host in svc (Model routing) before calls go there`,
   tooLarge: (n: number) => `request body over ${n} bytes`,
 } as const;
 
@@ -62,7 +64,7 @@ export async function modelEndpointRoutes(scope: FastifyInstance, deps: AppDeps,
     },
   });
 
-  // The body is forwarded as received (its size is the estimate's input): read as bytes, parsed here.
+  // The body is forwarded as received (its size is the estimate's input): read as bytes, parsed once (request-facts.ts).
   scope.removeAllContentTypeParsers();
   scope.addContentTypeParser('*', { parseAs: 'buffer' }, (_req, body, done) => done(null, body));
 
@@ -99,14 +101,19 @@ export async function modelEndpointRoutes(scope: FastifyInstance, deps: AppDeps,
       if (req.method !== 'POST') throw new HttpError(405, M.method);
       const upstream = registry.resolve(agentId);
       if (upstream === null) throw new HttpError(404, M.notRouted(agentId));
+      // A key goes only to the host it was stored for; without it the call would go out keyless, or to the wrong place.
+      if (!upstream.hostConfirmed) throw new HttpError(403, M.hostUnconfirmed(upstream.id));
       const raw = Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
-      const body = parseObject(raw);
-      if (body === null) throw new HttpError(400, M.badJson);
+      const facts =
+        raw.length <= INLINE_BODY_BYTES
+          ? readRequest(api, agentId, upstream.models, raw)
+          : await deps.pool.run('modelRequest', { api, agentId, models: [...upstream.models], raw });
+      if (facts === null) throw new HttpError(400, M.badJson);
       // From here the answer is streamed by hand; errors after this point are
       // logged (the caller has its status already), never answered twice.
       reply.hijack();
       try {
-        await handle({ agentId, api, upstream, raw, body, headers: req.headers, res: reply.raw, receivedAt });
+        await handle({ agentId, api, upstream, raw, facts, headers: req.headers, res: reply.raw, receivedAt });
       } catch (err) {
         deps.logger.error({ err, agentId, api }, 'model endpoint: a call failed after its answer began');
         if (!reply.raw.headersSent) {
@@ -116,14 +123,4 @@ export async function modelEndpointRoutes(scope: FastifyInstance, deps: AppDeps,
       }
     },
   });
-}
-
-function parseObject(raw: Buffer): Record<string, unknown> | null {
-  try {
-    const v: unknown = JSON.parse(raw.toString('utf8'));
-    return v !== null && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : null;
-  } catch {
-    // Not JSON: the caller gets a 400 (the caller of parseObject throws it).
-    return null;
-  }
 }

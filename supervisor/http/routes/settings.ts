@@ -15,6 +15,8 @@ const SettingsViewResponse = {
   properties: {
     gatewayUrl: { type: 'string' },
     hasToken: { type: 'boolean' },
+    /** The origin the gateway URL moved to without a token of its own (shared/settings/resolve.ts); absent otherwise. */
+    tokenNeededFor: { type: 'string' },
     firstRunDismissedAt: { type: ['number', 'null'] },
   },
   required: ['gatewayUrl', 'hasToken', 'firstRunDismissedAt'],
