@@ -17,7 +17,6 @@ export const LOOP_DETECTION_MESSAGES = {
   body: 'enabled (true, false or null) is required; agentId, when given, is a gateway agent id',
   unknownAgent: (id: string) => `the gateway has no agent ${id}`,
   notConnected: "svc is not connected to a gateway: the switch writes through the gateway's config.patch",
-  noConfig: 'no gateway config to read: svc is not connected to a gateway and there is no openclaw.json in its state folder',
 } as const;
 
 /** PUT body: set the global value (no agentId) or one agent's; null removes it (the default or the global applies). */
@@ -33,8 +32,8 @@ export const LoopDetectionAgent = z.object({
 });
 
 export const LoopDetectionView = z.object({
-  /** Where it was read: the running gateway (writable), or its file (svc not connected: read only). */
-  source: z.enum(['gateway', 'file']),
+  /** Where it was read: the running gateway (writable), its file (svc not connected: read only), or nowhere (no gateway yet). */
+  source: z.enum(['gateway', 'file', 'none']),
   writable: z.boolean(),
   global: z.object({ enabled: z.boolean().nullable() }),
   agents: z.array(LoopDetectionAgent),

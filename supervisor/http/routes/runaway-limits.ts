@@ -56,7 +56,8 @@ export function runawayLimitsRoutes(app: FastifyInstance, deps: AppDeps): void {
       return readLoopDetection(config, await gatewayAgentIds({ gateway }, config).catch((err: unknown) => Promise.reject(failed(err))), 'gateway');
     }
     const read = readGatewayConfig(gatewayWiring.stateDir());
-    if (!read.config) throw new HttpError(503, LM.noConfig);
+    // No gateway yet: nothing to show or switch, which is not an error for a person setting svc up.
+    if (!read.config) return readLoopDetection({}, [], 'none');
     return readLoopDetection(read.config, await gatewayAgentIds({ gateway }, read.config), 'file');
   };
 

@@ -78,7 +78,8 @@ export function LoopDetectionSection() {
           </span>
         </label>
         <Agents view={v} busy={busy} set={(s) => set.mutate(s)} />
-        {!v.writable && <p className="text-sm text-muted">Read from the gateway&rsquo;s config file: connect svc to the gateway to switch it.</p>}
+        {v.source === 'file' && <p className="text-sm text-muted">Read from the gateway&rsquo;s config file: connect svc to the gateway to switch it.</p>}
+        {v.source === 'none' && <p className="text-sm text-muted">No gateway yet: set one up or connect one to switch this.</p>}
         {set.error && (
           <p role="alert" className="text-sm text-danger">
             {set.error.message}
