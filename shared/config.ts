@@ -90,6 +90,8 @@ export const EnvSchema = z.object({
   SVC_BUDGET_HARD_CAP_USD_CENTS: wholeNumber(1, 100_000_000),
   SVC_BUDGET_WARN_PCT: wholeNumber(1, 99),
   SVC_MODEL_BODY_LIMIT_BYTES: wholeNumber(1024, 1024 * 1024 * 1024),
+  SVC_MODEL_MAX_INFLIGHT_PER_AGENT: wholeNumber(1, 10_000),
+  SVC_MODEL_CALLS_PER_MINUTE_PER_AGENT: wholeNumber(1, 1_000_000),
   DISPLAY: optionalString,
   WAYLAND_DISPLAY: optionalString,
   CI: optionalString,
@@ -179,6 +181,10 @@ export interface Config {
   readonly budgetWarnPct: number;
   /** The largest request body svc's model endpoint reads (`SVC_MODEL_BODY_LIMIT_BYTES`). */
   readonly modelBodyLimitBytes: number;
+  /** Model calls one agent may have in flight at once through svc's endpoint (`SVC_MODEL_MAX_INFLIGHT_PER_AGENT`). */
+  readonly modelMaxInflightPerAgent: number;
+  /** Model calls one agent may start per minute through svc's endpoint (`SVC_MODEL_CALLS_PER_MINUTE_PER_AGENT`). */
+  readonly modelCallsPerMinutePerAgent: number;
   /** Whether a browser can be opened (a display exists and this is not CI). */
   readonly canOpenBrowser: boolean;
   /** The package's root folder (where package.json lives). */
@@ -199,6 +205,10 @@ export const DEFAULT_TEAM_CHAT_RUN_TIMEOUT_MS = 300_000;
 export const DEFAULT_BUDGET_WARN_PCT = 80;
 /** A long conversation with images is large; the dashboard's API limit would refuse it. */
 export const DEFAULT_MODEL_BODY_LIMIT_BYTES = 16 * 1024 * 1024;
+/** More than a lead fanning out to a large team needs at once; a runaway loop in many sessions meets it. */
+export const DEFAULT_MODEL_MAX_INFLIGHT_PER_AGENT = 32;
+/** Fifty calls a second, sustained, is far past any agent's turn rate; it bounds a caller hammering the endpoint. */
+export const DEFAULT_MODEL_CALLS_PER_MINUTE_PER_AGENT = 3000;
 /** The UI dev server's origin (Vite's default port). */
 export const DEFAULT_DEV_ORIGIN = 'http://localhost:5173';
 export const DEFAULT_MAX_STREAMS = 2000;
@@ -349,6 +359,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     budgetHardCapUsdCents: e.SVC_BUDGET_HARD_CAP_USD_CENTS ?? null,
     budgetWarnPct: e.SVC_BUDGET_WARN_PCT ?? DEFAULT_BUDGET_WARN_PCT,
     modelBodyLimitBytes: e.SVC_MODEL_BODY_LIMIT_BYTES ?? DEFAULT_MODEL_BODY_LIMIT_BYTES,
+    modelMaxInflightPerAgent: e.SVC_MODEL_MAX_INFLIGHT_PER_AGENT ?? DEFAULT_MODEL_MAX_INFLIGHT_PER_AGENT,
+    modelCallsPerMinutePerAgent: e.SVC_MODEL_CALLS_PER_MINUTE_PER_AGENT ?? DEFAULT_MODEL_CALLS_PER_MINUTE_PER_AGENT,
     canOpenBrowser: !truthy(e.CI) && (process.platform !== 'linux' || Boolean(e.DISPLAY ?? e.WAYLAND_DISPLAY)),
     packageRoot,
   });

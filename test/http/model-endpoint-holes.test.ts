@@ -221,3 +221,19 @@ void test('Limits (issue 31, item 10): a body over 256 KiB is read in a pool thr
   }, { what: 'the streamed call to settle' });
   assert.ok((call?.inputTokens as number) >= big.length / 4, 'its usage came back and was settled');
 });
+
+void test('Limits (issue 31, item 10): an agent past its calls in flight gets a 429 with retry-after that reaches no provider; a finished call frees its slot', async (t) => {
+  const e = await startEndpoint(t, { SVC_MODEL_MAX_INFLIGHT_PER_AGENT: '1' });
+  const held = post(e, COMPLETIONS, e.tokens.alice, completionsBody('SLOW: hold the slot'));
+  await e.openai.untilHeld();
+  const refused = await post(e, COMPLETIONS, e.tokens.alice, completionsBody('second'));
+  assert.equal(refused.status, 429);
+  assert.equal(refused.headers.get('retry-after'), '1');
+  assert.match(((await refused.json()) as { error: { message: string } }).error.message, /^agent alice already has 1 model calls in flight/);
+  assert.equal(e.openai.prompts.includes('second'), false);
+  // Another agent is not held back by alice's calls.
+  assert.equal((await post(e, RESPONSES, e.tokens.carol, { model: 'gpt-4o', input: 'hi' })).status, 200);
+  e.openai.release();
+  await (await held).text();
+  assert.equal((await post(e, COMPLETIONS, e.tokens.alice, completionsBody('third', { stream: false }))).status, 200);
+});

@@ -11,6 +11,7 @@ import type { AppDeps } from '../../deps.ts';
 import { createCallContextReader } from '../../../shared/model-proxy/call-context.ts';
 import { apiOfTail } from '../../../shared/model-proxy/api.ts';
 import { errorAnswer } from '../../../shared/model-proxy/error-shape.ts';
+import { createAgentLimits } from '../../../shared/model-proxy/agent-limits.ts';
 import { createModelCallHandler } from '../../../shared/model-proxy/call.ts';
 import { INLINE_BODY_BYTES, readRequest } from '../../../shared/model-proxy/request-facts.ts';
 import { createCallRecorder } from '../../../shared/model-proxy/records.ts';
@@ -48,6 +49,7 @@ export interface ModelEndpointOptions {
 export async function modelEndpointRoutes(scope: FastifyInstance, deps: AppDeps, opts: ModelEndpointOptions = {}): Promise<void> {
   const bodyLimit = opts.bodyLimitBytes ?? deps.config.modelBodyLimitBytes;
   const registry = deps.modelRouting.registry;
+  const limits = createAgentLimits({ maxInflight: deps.config.modelMaxInflightPerAgent, perMinute: deps.config.modelCallsPerMinutePerAgent });
   const runawayNotes = { tx: deps.tx, eventLog: deps.eventLog, entries: createEntryWriter(deps.chatMessages, Date.now) };
   const handle = createModelCallHandler({
     tx: deps.tx,
@@ -96,31 +98,44 @@ export async function modelEndpointRoutes(scope: FastifyInstance, deps: AppDeps,
     handler: async (req, reply) => {
       const receivedAt = performance.now();
       const { agentId, '*': tail } = req.params as { agentId: string; '*': string };
-      const api = apiOfTail(tail);
-      if (api === null) throw new HttpError(404, M.unknownPath);
-      if (req.method !== 'POST') throw new HttpError(405, M.method);
-      const upstream = registry.resolve(agentId);
-      if (upstream === null) throw new HttpError(404, M.notRouted(agentId));
-      // A key goes only to the host it was stored for; without it the call would go out keyless, or to the wrong place.
-      if (!upstream.hostConfirmed) throw new HttpError(403, M.hostUnconfirmed(upstream.id));
-      const raw = Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
-      const facts =
-        raw.length <= INLINE_BODY_BYTES
-          ? readRequest(api, agentId, upstream.models, raw)
-          : await deps.pool.run('modelRequest', { api, agentId, models: [...upstream.models], raw });
-      if (facts === null) throw new HttpError(400, M.badJson);
-      // From here the answer is streamed by hand; errors after this point are
-      // logged (the caller has its status already), never answered twice.
-      reply.hijack();
+      const admitted = limits.admit(agentId);
+      if (!admitted.ok) {
+        reply.header('retry-after', String(admitted.retryAfterS));
+        throw new HttpError(429, admitted.message);
+      }
       try {
-        await handle({ agentId, api, upstream, raw, facts, headers: req.headers, res: reply.raw, receivedAt });
-      } catch (err) {
-        deps.logger.error({ err, agentId, api }, 'model endpoint: a call failed after its answer began');
-        if (!reply.raw.headersSent) {
-          const answer = errorAnswer(api, 500, 'internal error');
-          reply.raw.writeHead(500, { 'content-type': answer.contentType }).end(answer.body);
-        } else reply.raw.destroy();
+        await serve(req, reply, agentId, tail, receivedAt);
+      } finally {
+        admitted.release();
       }
     },
   });
+
+  async function serve(req: FastifyRequest, reply: FastifyReply, agentId: string, tail: string, receivedAt: number): Promise<void> {
+    const api = apiOfTail(tail);
+    if (api === null) throw new HttpError(404, M.unknownPath);
+    if (req.method !== 'POST') throw new HttpError(405, M.method);
+    const upstream = registry.resolve(agentId);
+    if (upstream === null) throw new HttpError(404, M.notRouted(agentId));
+    // A key goes only to the host it was stored for; without it the call would go out keyless, or to the wrong place.
+    if (!upstream.hostConfirmed) throw new HttpError(403, M.hostUnconfirmed(upstream.id));
+    const raw = Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
+    const facts =
+      raw.length <= INLINE_BODY_BYTES
+        ? readRequest(api, agentId, upstream.models, raw)
+        : await deps.pool.run('modelRequest', { api, agentId, models: [...upstream.models], raw });
+    if (facts === null) throw new HttpError(400, M.badJson);
+    // From here the answer is streamed by hand; errors after this point are
+    // logged (the caller has its status already), never answered twice.
+    reply.hijack();
+    try {
+      await handle({ agentId, api, upstream, raw, facts, headers: req.headers, res: reply.raw, receivedAt });
+    } catch (err) {
+      deps.logger.error({ err, agentId, api }, 'model endpoint: a call failed after its answer began');
+      if (!reply.raw.headersSent) {
+        const answer = errorAnswer(api, 500, 'internal error');
+        reply.raw.writeHead(500, { 'content-type': answer.contentType }).end(answer.body);
+      } else reply.raw.destroy();
+    }
+  }
 }
