@@ -80,21 +80,23 @@ export function toolResultsOf(messages: unknown): string[] {
 
 export type FakeCommand =
   | { kind: 'tool'; name: string; args: Record<string, unknown> }
+  | { kind: 'loop'; name: string; args: Record<string, unknown> }
   | { kind: 'slow'; text: string }
   | { kind: 'echo'; text: string };
 
 /**
- * What a prompt asks for: `TOOL: <name> <json>` as its first line (the JSON
- * may run over the following lines; not an object: `{ raw: <text> }`), a
- * line starting `SLOW:` anywhere (a delegated task's description can make
- * the assignee's run slow), else an echo. `TOOL@<agent>: <name> <json>` is a
- * tool call only in the run of gateway agent `<agent>` (`agent`, from the
- * Runtime line): every other agent's run that sees the prompt echoes it.
+ * What a prompt asks for: `TOOL: <name> <json>` (or `LOOP: <name> <json>`)
+ * as its first line (the JSON may run over the following lines; not an
+ * object: `{ raw: <text> }`), a line starting `SLOW:` anywhere (a delegated
+ * task's description can make the assignee's run slow), else an echo.
+ * `TOOL@<agent>: <name> <json>` (`LOOP@<agent>:`) is a tool call only in the
+ * run of gateway agent `<agent>` (`agent`, from the Runtime line): every
+ * other agent's run that sees the prompt echoes it.
  */
 export function commandOf(prompt: string, agent: string | null = null): FakeCommand {
-  const tool = /^TOOL(?:@([^\s:]+))?:[ \t]*(\S+)[ \t]*([\s\S]*)$/.exec(prompt);
-  if (tool && (tool[1] === undefined || tool[1] === agent)) {
-    const raw = (tool[3] ?? '').trim();
+  const tool = /^(TOOL|LOOP)(?:@([^\s:]+))?:[ \t]*(\S+)[ \t]*([\s\S]*)$/.exec(prompt);
+  if (tool && (tool[2] === undefined || tool[2] === agent)) {
+    const raw = (tool[4] ?? '').trim();
     let args: Record<string, unknown> = {};
     if (raw !== '') {
       try {
@@ -105,7 +107,7 @@ export function commandOf(prompt: string, agent: string | null = null): FakeComm
         args = { raw };
       }
     }
-    return { kind: 'tool', name: tool[2] as string, args };
+    return { kind: tool[1] === 'LOOP' ? 'loop' : 'tool', name: tool[3] as string, args };
   }
   if (/^SLOW:/m.test(prompt)) return { kind: 'slow', text: prompt };
   return { kind: 'echo', text: prompt };
@@ -155,10 +157,11 @@ export function holdsOnce(prompt: string, seen: Set<string>): boolean {
 /** The answer to one request; `slow` when its stream waits at the gate. */
 export function replyTo(prompt: string, offered: readonly string[], toolResults: readonly string[], agent: string | null = null): { reply: FakeReply; slow: boolean } {
   const cmd = commandOf(prompt, agent);
-  if (cmd.kind === 'tool') {
+  if (cmd.kind === 'tool' || cmd.kind === 'loop') {
     const name = findTool(offered, cmd.name);
     if (!name) return { reply: { text: `NO TOOL ${cmd.name}` }, slow: false };
-    if (toolResults.length === 0) return { reply: { toolCall: { name, arguments: cmd.args } }, slow: false };
+    // A loop never learns from what came back: the same call on every request of the turn.
+    if (toolResults.length === 0 || cmd.kind === 'loop') return { reply: { toolCall: { name, arguments: cmd.args } }, slow: false };
     const said = toolResults.map(unwrapToolResult).join(' | ').replace(/\s+/g, ' ').trim();
     return { reply: { text: `Tool said: ${said}` }, slow: false };
   }

@@ -7,8 +7,11 @@
 //                          its arguments, then, once the result is back,
 //                          answers `Tool said: <result text>`; no such tool:
 //                          `NO TOOL <name>`.
-//   `TOOL@<agent>: ...`    the same, but only in a run of gateway agent
-//                          `<agent>` (the Runtime line's `agent=`); any
+//   `LOOP: <name> <json>`  calls that tool with those arguments on every
+//                          request of the turn, whatever came back: a
+//                          runaway model (svc's endpoint ends it).
+//   `TOOL@<agent>: ...`,   the same, but only in a run of gateway agent
+//   `LOOP@<agent>: ...`    `<agent>` (the Runtime line's `agent=`); any
 //                          other agent's run echoes it (a spawned child or an
 //                          announce run that quotes it does not loop).
 //   a line `SLOW: ...`     answers `ECHO: <text>` like any text, but holds the

@@ -79,6 +79,18 @@ void test(`${SELF}: a tool call first, "Tool said: ..." once its result is back,
   assert.deepEqual(toolResultsOf([user('a'), { role: 'tool', content: 'old' }, user('b'), INTERNAL, { role: 'tool', content: 'new' }]), ['new']);
 });
 
+void test('Runaway (issue 31, item 7): LOOP calls the tool again on every request of the turn, whatever came back; TOOL still answers once the result is back', () => {
+  const tools = ['read'];
+  assert.deepEqual(commandOf('LOOP: read {"path":"loop.txt"}'), { kind: 'loop', name: 'read', args: { path: 'loop.txt' } });
+  assert.deepEqual(commandOf('LOOP@ada: read {}', 'bob'), { kind: 'echo', text: 'LOOP@ada: read {}' }, 'LOOP@<agent> is for that agent only');
+  assert.deepEqual(commandOf('please\nLOOP: read {}'), { kind: 'echo', text: 'please\nLOOP: read {}' }, 'LOOP only as the first line');
+  const loopCall = { toolCall: { name: 'read', arguments: { path: 'loop.txt' } } };
+  assert.deepEqual(replyTo('LOOP: read {"path":"loop.txt"}', tools, []).reply, loopCall);
+  assert.deepEqual(replyTo('LOOP: read {"path":"loop.txt"}', tools, ['same', 'same', 'same']).reply, loopCall);
+  assert.deepEqual(replyTo('LOOP: write {}', tools, []).reply, { text: 'NO TOOL write' });
+  assert.deepEqual(replyTo('TOOL: read {"path":"loop.txt"}', tools, ['same']).reply, { text: 'Tool said: same' });
+});
+
 void test(`${SELF}: a SLOW line holds once: a prompt quoting it later (a resumed turn, an echo passed on) does not`, () => {
   const seen = new Set<string>();
   assert.equal(holdsOnce('SLOW: dies', seen), true);
