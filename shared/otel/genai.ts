@@ -6,6 +6,7 @@
 // point, which may rename them in any minor release; a pin by hand changes
 // only when this file does. The tracer states the version as its scope's
 // schema URL, so a collector knows which names to expect.
+import type { ModelCallOutcome as StoredOutcome } from '../model-calls/store.ts';
 
 export const SEMCONV_VERSION = '1.37.0';
 export const SEMCONV_SCHEMA_URL = `https://opentelemetry.io/schemas/${SEMCONV_VERSION}`;
@@ -67,7 +68,7 @@ export function requestModelOf(model: string, upstreamId: string | undefined): s
  * `unreachable` told apart, and `rejected` for a request svc answers 400
  * before any budget is asked (a model not listed, a parameter it cannot price).
  */
-export type ModelCallOutcome = 'ok' | 'cut' | 'aborted' | 'capped' | 'refused' | 'rejected' | 'ended' | 'upstream_error' | 'unreachable';
+export type ModelCallOutcome = Exclude<StoredOutcome, 'open' | 'interrupted'> | 'rejected' | 'unreachable';
 
 /**
  * error.type of a model call that did not end `ok`: the provider's HTTP
