@@ -1,6 +1,6 @@
 // The cost_records table: one place for every read and write of a cost row.
 // A row is priced when recorded, by the price book over the same database
-// (shared/pricing: the gateway's configured prices, then the built-in table),
+// (shared/pricing: a price set in svc, the gateway's configured prices, then the price library),
 // so a later change of a price never rewrites what was spent.
 import type { AgentStore } from '../agents/store.ts';
 import type { Db } from '../db/open.ts';

@@ -7,8 +7,8 @@
 //   cost                             adds tokens and USD to the open span it belongs to
 //
 // USD as an event states it, else from its tokens at the builder's prices
-// (shared/pricing: the gateway's configured prices first), as the built-in
-// trace metrics price them.
+// (shared/pricing: the operator's prices first, then the price library), as
+// the trace metrics price them.
 //
 // Error status: a tool result with isError === true or ok === false (what
 // svc's own tool error rate counts); a span_end or execution_completed with
