@@ -1,5 +1,6 @@
 // `/teams/:id/settings`: a team's rules, lead brief, members and leader, the
-// user's intro, and orchestration. Each section loads and fails on its own.
+// user's intro, orchestration, delegation and runaway-turn limits. Each
+// section loads and fails on its own.
 import { Link } from 'wouter';
 import { ErrorState, Loading } from '../../components/states.tsx';
 import { useTeam } from '../../features/teams/useTeams.ts';
@@ -9,6 +10,7 @@ import { LeadBriefSection } from './LeadBriefSection.tsx';
 import { MembersSection } from './MembersSection.tsx';
 import { OrchestrationSection } from './OrchestrationSection.tsx';
 import { RulesSection } from './RulesSection.tsx';
+import { RunawayLimitsSection } from './RunawayLimitsSection.tsx';
 
 export default function TeamSettingsPage({ params }: { params: Record<string, string | undefined> }) {
   const id = params.id ?? '';
@@ -56,6 +58,7 @@ export default function TeamSettingsPage({ params }: { params: Record<string, st
           <IntroSection teamId={team.id} />
           <OrchestrationSection teamId={team.id} />
           <DelegationSection teamId={team.id} />
+          <RunawayLimitsSection teamId={team.id} />
         </>
       )}
     </section>
