@@ -10,9 +10,11 @@
 //                           what was seen (the usage if it came, else the
 //                           estimate's input plus the streamed output
 //                           characters / 4 as output tokens)
-//   aborted                 the caller went away: the answer was read to its
-//                           end anyway (forward.ts), settled at its usage;
-//                           without usage, at least the reservation
+//   aborted                 the caller went away. A non-streamed answer is
+//                           read to its end anyway (forward.ts) and settled
+//                           at its usage; a stream is closed (the provider
+//                           stops) and settled at no less than the
+//                           reservation: what was billed is not known
 //   capped                  a cap was reached mid-stream (meterFor): settled
 //                           like a cut, at what the caller was sent
 //   upstream_error          released (the provider's error went to the caller)
@@ -92,9 +94,16 @@ export interface ModelCallRequest {
 function chargedTokens(r: ForwardResult, est: Estimate): CallUsage {
   const u = r.usage;
   const whole = { inputTokens: est.inputTokens, outputTokens: est.outputTokens, cacheReadTokens: 0, cacheWriteTokens: 0 };
-  if (r.outcome === 'ok') return u ?? whole;
-  // Nobody saw the end of an aborted answer: what the provider billed is unknown, so the worst case.
-  if (r.outcome === 'aborted' && u === null) return { ...whole, outputTokens: Math.max(est.outputTokens, tokensOfChars(r.outputChars)) };
+  if (r.outcome === 'ok' || (r.outcome === 'aborted' && r.whole)) return u ?? whole;
+  // Nobody saw the end of an aborted answer: what the provider billed is unknown, so no less than the reservation.
+  if (r.outcome === 'aborted') {
+    return {
+      inputTokens: u?.inputTokens || est.inputTokens,
+      outputTokens: Math.max(est.outputTokens, u?.outputTokens ?? 0, tokensOfChars(r.outputChars)),
+      cacheReadTokens: u?.cacheReadTokens ?? 0,
+      cacheWriteTokens: u?.cacheWriteTokens ?? 0,
+    };
+  }
   return {
     inputTokens: u?.inputTokens || est.inputTokens,
     outputTokens: Math.max(u?.outputTokens ?? 0, tokensOfChars(r.outputChars)),
@@ -215,7 +224,7 @@ export function createModelCallHandler(deps: ModelCallDeps) {
     try {
       r = await forward({
         url: new URL(upstreamUrl(upstream, api)), headers: upstreamHeaders(req.headers, upstream, send.length), body: send,
-        api, res, startedAt: req.receivedAt, headersTimeoutMs: deps.headersTimeoutMs,
+        api, res, startedAt: req.receivedAt, headersTimeoutMs: deps.headersTimeoutMs, stream,
         ...(stream && ledger.capApplies(scope) ? { meter: meterFor(id, priced, est) } : {}),
       });
     } catch (err) {

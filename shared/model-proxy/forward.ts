@@ -12,9 +12,13 @@
 //                   said stop): the caller got the events up to the chunk
 //                   that reached it, then a normal length-limited finish
 //                   (stream-cut.ts); the provider's request is destroyed.
-//   aborted         the caller went away first. The provider bills the whole
-//                   answer whether anyone reads it or not, so svc keeps
-//                   reading it to its end (writing nothing) for its usage.
+//   aborted         the caller went away first. A non-streamed answer is
+//                   generated and billed whole whether anyone reads it or
+//                   not, so svc reads it to its end (writing nothing) for
+//                   its usage (`whole`). A stream is closed: closing is how
+//                   a client stops a provider generating (a person's Stop),
+//                   and what it billed until then is not known (the handler
+//                   charges at least the reservation).
 // Every answer carries `x-svc-overhead-ms`: the time svc spent on the call
 // before it went out (token, parse, estimate, reservation), so a user can see
 // what svc adds without a benchmark of their own.
@@ -37,6 +41,8 @@ export interface ForwardResult {
   durationMs: number;
   /** The connect error's message when unreachable (no key in it: it names host and code). */
   error: string | null;
+  /** The provider's answer was read to its end (an aborted call's usage is then whole). */
+  whole: boolean;
 }
 
 export interface ForwardInput {
@@ -50,6 +56,8 @@ export interface ForwardInput {
   startedAt: number;
   /** Longest wait for the upstream's response headers. */
   headersTimeoutMs: number;
+  /** Whether the caller asked for a stream: a stream is closed when the caller goes, any other answer read to its end. */
+  stream: boolean;
   /**
    * Asked after each whole set of events of a 2xx stream, with the output
    * characters seen so far: false ends the answer there (a cap was reached).
@@ -94,7 +102,7 @@ export function forward(input: ForwardInput): Promise<ForwardResult> {
     let done = false;
     // The caller went away: the rest of the answer is read, not written.
     let callerGone = false;
-    const finish = (outcome: ForwardOutcome, error: string | null = null) => {
+    const finish = (outcome: ForwardOutcome, error: string | null = null, whole = false) => {
       if (done) return;
       done = true;
       let usage = reader.usage;
@@ -107,7 +115,7 @@ export function forward(input: ForwardInput): Promise<ForwardResult> {
           usage = null;
         }
       }
-      resolve({ outcome, status, usage, outputChars: reader.outputChars, ttftMs, durationMs: performance.now() - startedAt, error });
+      resolve({ outcome, status, usage, outputChars: reader.outputChars, ttftMs, durationMs: performance.now() - startedAt, error, whole: whole || outcome === 'ok' });
     };
 
     const send = url.protocol === 'https:' ? httpsRequest : httpRequest;
@@ -123,13 +131,16 @@ export function forward(input: ForwardInput): Promise<ForwardResult> {
     };
     let up = open();
 
-    // The caller went away before the answer was whole. Destroying the
-    // provider's request would not unbill what it already generates: read on.
+    // The caller went away before the answer was whole.
     res.on('close', () => {
       if (done || res.writableFinished) return;
       callerGone = true;
       // The connection may be only half closed (the caller's side): end ours, or it lingers until the keep-alive timeout.
       res.destroy();
+      if (input.stream) {
+        up.destroy();
+        finish('aborted');
+      }
     });
 
     let retried = false;
@@ -205,7 +216,7 @@ export function forward(input: ForwardInput): Promise<ForwardResult> {
       ur.on('close', () => {
         if (done) return;
         if (callerGone) {
-          finish('aborted');
+          finish('aborted', null, ur.complete);
           return;
         }
         if (!ur.complete) {

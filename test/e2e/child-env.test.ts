@@ -122,7 +122,9 @@ esac`);
     assert.ok(/^HOME=/m.test(env), `${who} got HOME`);
   }
   const env = (who: string) => seen.get(who) as string;
-  assert.ok(has(env('gateway'), { ...GATEWAY_ONLY, ...GATEWAY_AND_CLI }), 'the gateway gets its own variables and provider keys');
+  assert.ok(has(env('gateway'), GATEWAY_AND_CLI), 'the gateway gets its own variables');
+  // Model routing is on (the default): the gateway's calls reach the provider through svc, which holds the keys (issue 31, item 10).
+  assert.ok(!has(env('gateway'), GATEWAY_ONLY), 'while svc routes model calls, the gateway gets no provider key from svc');
   assert.ok(has(env('gateway'), { OPENCLAW_STATE_DIR: join(home, 'gateway-state') }));
   // svc supervises the gateway: a full restart stays in its process, with the pid svc holds.
   assert.ok(has(env('gateway'), { OPENCLAW_NO_RESPAWN: '1' }), 'the gateway restarts in its process, never as a new pid');

@@ -47,7 +47,8 @@ export async function startBillingUpstream(opts: BillingOptions = {}): Promise<B
   let waiting: Array<() => void> = [];
 
   const answer = (stream: boolean, model: string, res: ServerResponse) => {
-    let connected = true;
+    // A client that left while the request waited at the gate is gone already.
+    let connected = !res.destroyed && res.socket !== null && !res.socket.destroyed;
     res.on('close', () => {
       if (!res.writableFinished) connected = false;
     });

@@ -3,6 +3,7 @@
 // that is down, provider errors passed through, a stream the provider cuts,
 // a caller that goes away, and provider keys that never leak.
 import assert from 'node:assert/strict';
+import { DEFAULT_MAX_OUTPUT_TOKENS } from '../../shared/model-proxy/estimate.ts';
 import { request } from 'node:http';
 import { createServer } from 'node:net';
 import { test } from 'node:test';
@@ -87,7 +88,9 @@ void test('Budgets (issue 22, item 3): a provider that is down is a 502 and the 
   });
   const reg = e.runtime.deps.modelRouting.registry;
   const current = reg.read();
-  reg.write({ ...current, upstreams: { ...current.upstreams, fake: { ...current.upstreams.fake!, baseUrl: `http://127.0.0.1:${port}/v1` } } });
+  // The key's host confirmed for the new address (issue 31, item 6), so the call goes out and finds nobody.
+  const keyHosts = { ...current.keyHosts, OPENAI_API_KEY: [...(current.keyHosts.OPENAI_API_KEY ?? []), `http://127.0.0.1:${port}`] };
+  reg.write({ ...current, keyHosts, upstreams: { ...current.upstreams, fake: { ...current.upstreams.fake!, baseUrl: `http://127.0.0.1:${port}/v1` } } });
   const budget = await createBudget(e, { scope: 'agent', scopeId: 'alice', limitUsdCents: 500, mode: 'cap' });
   const r = await post(e, COMPLETIONS, e.tokens.alice, completionsBody('hi'));
   assert.equal(r.status, 502);
@@ -132,7 +135,7 @@ void test('Budgets (issue 22, item 3): a stream the provider cuts is cut for the
   assert.equal((await budgetsOf(e)).find((b) => b.id === budget.id)?.spentUsd, Math.ceil((call.costUsd as number) * 1e6) / 1e6);
 });
 
-void test('Budgets (issue 31, item 2): a caller that goes away mid-stream leaves the provider’s stream to run out, settled at the usage it billed', async (t) => {
+void test('Budgets (issue 22, item 3; issue 31, item 2): a caller that goes away mid-stream closes the provider’s stream, settled at no less than the reservation', async (t) => {
   const e = await startEndpoint(t);
   await createBudget(e, { scope: 'agent', scopeId: 'alice', limitUsdCents: 500, mode: 'cap' });
   // node:http, not fetch: fetch's pool opens a spare connection on an abort, which the server then holds until its headers timeout.
@@ -146,15 +149,13 @@ void test('Budgets (issue 31, item 2): a caller that goes away mid-stream leaves
   await e.openai.untilHeld();
   assert.match(await firstChunk, /data: /);
   req.destroy();
-  // svc sees the caller go (its one connection closes), then the provider goes on: it bills the whole answer.
-  const server = e.app.server;
-  await waitFor(() => new Promise<boolean>((resolve) => server.getConnections((err, n) => resolve(!err && n === 0))), { what: 'svc to see the caller go' });
-  e.openai.release();
-  await waitFor(() => e.openai.requests[0]?.state === 'done', { what: 'the provider’s stream to run to its end' });
+  await waitFor(() => e.openai.requests[0]?.state === 'closed', { what: 'the provider’s stream to be closed by svc' });
   const call = await endedCall(e, 'alice');
   assert.equal(call.outcome, 'aborted');
-  const billed = e.openai.requests[0]?.usage;
-  assert.deepEqual([call.inputTokens, call.outputTokens], [billed?.prompt_tokens, billed?.completion_tokens]);
+  // What the provider billed before it saw the close is unknown: the reservation's output (no max sent: 4096) and input.
+  assert.equal(call.outputTokens, DEFAULT_MAX_OUTPUT_TOKENS);
+  assert.ok((call.inputTokens as number) > 0);
+  assert.ok((call.costUsd as number) >= (call.estimateUsd as number));
   assert.equal(openReservations(e), 0);
 });
 

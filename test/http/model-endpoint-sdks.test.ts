@@ -206,8 +206,11 @@ void test('Budgets (issue 31, item 8): a request svc will not forward is a typed
   const dead = await deadUrl();
   const reg = e.runtime.deps.modelRouting.registry;
   const current = reg.read();
+  // The keys' host confirmed for the dead address (issue 31, item 6): the calls go out and find nobody.
+  const bind = (name: string) => [...(current.keyHosts[name] ?? []), new URL(dead).origin];
   reg.write({
     ...current,
+    keyHosts: { ...current.keyHosts, OPENAI_API_KEY: bind('OPENAI_API_KEY'), ANTHROPIC_API_KEY: bind('ANTHROPIC_API_KEY') },
     upstreams: {
       ...current.upstreams,
       fake: { ...current.upstreams.fake!, baseUrl: `${dead}/v1` },
