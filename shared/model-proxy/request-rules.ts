@@ -21,8 +21,12 @@ const STANDARD_TIERS = new Set(['auto', 'default', 'flex', 'standard_only']);
 /** Tool types the caller runs itself (billed as tokens); any other type runs, and bills, at the provider. */
 const CLIENT_TOOL = /^(?:function|custom)$|^(?:bash|text_editor|computer|memory)_\d+$/;
 
+/** Longest model name svc forwards (real ids are far shorter); a longer one is refused, not echoed into messages and logs. */
+export const MAX_MODEL_NAME = 200;
+
 export const RULES = {
   modelRequired: 'request has no model',
+  modelTooLong: `model name over ${MAX_MODEL_NAME} characters`,
   modelNotListed: (model: string, agentId: string, models: readonly string[]) =>
     `model ${model} is not one of agent ${agentId}'s models (${models.join(', ')})`,
   choices: `n over ${MAX_CHOICES} is refused: each answer is priced as a whole call`,
@@ -64,6 +68,7 @@ function refusedTool(tools: unknown): string | null {
 export function refusedRequest(api: RoutedApi, agentId: string, body: Obj, models: readonly string[]): string | null {
   const model = body.model;
   if (typeof model !== 'string' || model.trim() === '') return RULES.modelRequired;
+  if (model.length > MAX_MODEL_NAME) return RULES.modelTooLong;
   if (models.length > 0 && !modelListed(model, models)) return RULES.modelNotListed(model, agentId, models);
   if (choicesOf(api, body) > MAX_CHOICES) return RULES.choices;
   if (body.background === true) return RULES.background;

@@ -49,6 +49,7 @@ void test('Spend (issue 31, item 2): a model outside the agent’s list, n over 
   await refused(COMPLETIONS, e.tokens.alice, completionsBody('hi', { service_tier: 'priority' }), /service_tier priority is refused/);
   await refused(COMPLETIONS, e.tokens.alice, completionsBody('hi', { web_search_options: {} }), /tool type web_search is refused/);
   await refused(COMPLETIONS, e.tokens.alice, { stream: false, messages: [{ role: 'user', content: 'hi' }] }, /^request has no model$/);
+  await refused(COMPLETIONS, e.tokens.alice, completionsBody('hi', { model: 'x'.repeat(5_000) }), /^model name over 200 characters$/);
   await refused(RESPONSES, e.tokens.carol, { model: 'gpt-4o', input: 'hi', background: true }, /^background responses are refused/);
   await refused(RESPONSES, e.tokens.carol, { model: 'gpt-4o', input: 'hi', previous_response_id: 'resp_1' }, /^previous_response_id is refused/);
   await refused(RESPONSES, e.tokens.carol, { model: 'gpt-4o', input: 'hi', tools: [{ type: 'web_search_preview' }] }, /tool type web_search_preview is refused/);
