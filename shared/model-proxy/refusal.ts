@@ -7,6 +7,7 @@
 // (and svc halts it), and the provider stays usable for the next call.
 
 import type { RoutedApi } from '../model-routing/registry.ts';
+import { providerSse } from './provider-sse.ts';
 
 export interface RefusalAnswer {
   contentType: string;
@@ -30,8 +31,7 @@ export function refusalText(budgetLabel: string, cap: string): string {
 //                content_part.done, output_item.done, response.completed,
 //                numbered by `sequence_number`; no [DONE]
 
-const sse = (events: Array<{ event?: string; data: unknown }>, done = false) =>
-  events.map((e) => `${e.event ? `event: ${e.event}\n` : ''}data: ${JSON.stringify(e.data)}\n\n`).join('') + (done ? 'data: [DONE]\n\n' : '');
+const sse = providerSse;
 
 function completions(id: string, model: string, text: string, stream: boolean, created: number): RefusalAnswer {
   const usage = {

@@ -7,12 +7,13 @@
 // content blocks, and the Responses output so far (its closing event carries
 // the whole response, which replaces what the client has accumulated).
 import type { RoutedApi } from '../model-routing/registry.ts';
+import { providerSse } from './provider-sse.ts';
 
 type Obj = Record<string, unknown>;
 const obj = (v: unknown): Obj | null => (v !== null && typeof v === 'object' && !Array.isArray(v) ? (v as Obj) : null);
 const str = (v: unknown): string => (typeof v === 'string' ? v : '');
 
-const frame = (data: unknown, event?: string): string => `${event ? `event: ${event}\n` : ''}data: ${JSON.stringify(data)}\n\n`;
+const frame = (data: unknown, event?: string): string => providerSse([{ ...(event ? { event } : {}), data }]);
 
 export class StreamCut {
   private id = '';
@@ -80,7 +81,7 @@ export class StreamCut {
   tail(): string {
     if (this.api === 'openai-completions') {
       const choices = [...(this.choices.size > 0 ? this.choices : new Set([0]))].map((index) => ({ index, delta: {}, finish_reason: 'length' }));
-      return frame({ id: this.id, object: 'chat.completion.chunk', created: this.created, model: this.model, choices }) + 'data: [DONE]\n\n';
+      return providerSse([{ data: { id: this.id, object: 'chat.completion.chunk', created: this.created, model: this.model, choices } }], true);
     }
     if (this.api === 'anthropic-messages') {
       const stops = [...this.openBlocks].map((index) => frame({ type: 'content_block_stop', index }, 'content_block_stop')).join('');

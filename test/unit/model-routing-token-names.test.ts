@@ -4,7 +4,7 @@
 // name the gateway's .env takes.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import fc from 'fast-check';
+import { fc } from '../helpers/fc.ts';
 import { tokenEnvVar } from '../../shared/model-routing/token-names.ts';
 
 const ENV_NAME = /^[A-Z_][A-Z0-9_]*$/;

@@ -74,10 +74,11 @@ void test('Clean seams (issue 16 #3): no source file but supervisor/http/sse.ts 
   assert.ok(files.length > 50, 'the walk found the sources');
   // A string or template literal that opens with an SSE field, or a comment line ending in a blank line.
   const sseLiteral = /[`'"](?:data|id|event|retry): |[`'"]: [^`'"\n]*\\n\\n/;
-  // svc's own streams are framed in sse.ts. The model endpoint's refusal is the
-  // one other writer: it speaks a provider's wire format (OpenAI and Anthropic
-  // streams), which the gateway reads, not svc's frames.
-  const allowed = new Set([join('supervisor', 'http', 'sse.ts'), join('shared', 'model-proxy', 'refusal.ts')]);
+  // svc's own streams are framed in sse.ts. The model endpoint's provider-sse.ts
+  // is the one other writer (its refusal and the close of a capped answer): it
+  // speaks a provider's wire format (OpenAI and Anthropic streams), which the
+  // gateway reads, not svc's frames.
+  const allowed = new Set([join('supervisor', 'http', 'sse.ts'), join('shared', 'model-proxy', 'provider-sse.ts')]);
   const offenders = files
     .filter((f) => !allowed.has(relative(ROOT, f)))
     .flatMap((f) =>
