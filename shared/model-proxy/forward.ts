@@ -147,7 +147,8 @@ export function forward(input: ForwardInput): Promise<ForwardResult> {
     const onError = (err: NodeJS.ErrnoException) => {
       // A kept-alive socket the provider closed just as svc reused it: no
       // answer came on it, so the call goes once more, on a new socket.
-      if (status === null && up.reusedSocket && !retried && (err.code === 'ECONNRESET' || err.code === 'EPIPE')) {
+      // Never after the caller left or svc itself closed the request: that error is svc's own doing.
+      if (!done && !callerGone && status === null && up.reusedSocket && !retried && (err.code === 'ECONNRESET' || err.code === 'EPIPE')) {
         retried = true;
         up = open();
         wire(up);
