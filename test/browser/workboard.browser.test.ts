@@ -66,6 +66,8 @@ void test('Delegation (issue 23, item 6): the board shows Workboard cards in the
   await page.goto(`${svc.base}/teams/${teamId}/board`);
   const planCard = card(page, 'To do', 'Plan the launch');
   await planCard.waitFor();
+  // The assignee's name comes with the agents list, which may load after the cards (the id shows until then).
+  await planCard.getByText('Ada', { exact: true }).waitFor();
   assert.match(await planCard.innerText(), /Workboard[\s\S]*Todo[\s\S]*Ada/);
   assert.match(await card(page, 'To do', 'Go live').innerText(), /Workboard[\s\S]*Ready/);
   assert.equal(await page.getByText('Someone else').count(), 0, 'a card of no team\'s agent is not on the team board');
