@@ -10,7 +10,8 @@
 //                           what was seen (the usage if it came, else the
 //                           estimate's input plus the streamed output
 //                           characters / 4 as output tokens)
-//   aborted                 the caller went away. A non-streamed answer is
+//   aborted                 the caller went away before the answer's last
+//                           event (after it, the call is `ok`). A non-streamed answer is
 //                           read to its end anyway (forward.ts) and settled
 //                           at its usage; a stream is closed (the provider
 //                           stops) and settled at no less than the

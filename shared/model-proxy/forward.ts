@@ -139,7 +139,9 @@ export function forward(input: ForwardInput): Promise<ForwardResult> {
       res.destroy();
       if (input.stream) {
         up.destroy();
-        finish('aborted');
+        // A caller may hang up as soon as it reads the stream's last event, before the provider's connection ends: that answer was whole.
+        if (reader.ended) finish('ok');
+        else finish('aborted');
       }
     });
 

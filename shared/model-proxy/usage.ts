@@ -63,6 +63,8 @@ export class SseUsageReader {
   usage: CallUsage | null = null;
   /** Characters of streamed output (text, tool arguments, thinking). */
   outputChars = 0;
+  /** The stream's last event was seen ([DONE], message_stop, response.completed…): the answer is whole. */
+  ended = false;
   private buf = '';
   private readonly decoder = new TextDecoder();
 
@@ -83,6 +85,7 @@ export class SseUsageReader {
   }
 
   private onData(text: string): void {
+    if (text === '[DONE]') this.ended = true;
     if (text === '' || text === '[DONE]') return;
     let v: unknown;
     try {
@@ -113,7 +116,8 @@ export class SseUsageReader {
       return;
     }
     if (this.api === 'anthropic-messages') {
-      if (d.type === 'message_start') {
+      if (d.type === 'message_stop') this.ended = true;
+      else if (d.type === 'message_start') {
         const u = obj(obj(d.message)?.usage);
         if (u) this.usage = anthropicUsage(u, this.usage);
       } else if (d.type === 'message_delta') {
@@ -125,7 +129,8 @@ export class SseUsageReader {
       }
       return;
     }
-    if (d.type === 'response.completed' || d.type === 'response.incomplete') {
+    if (d.type === 'response.completed' || d.type === 'response.incomplete' || d.type === 'response.failed') {
+      this.ended = true;
       const u = obj(obj(d.response)?.usage);
       if (u) this.usage = openAiUsage(u);
     } else if (typeof d.type === 'string' && d.type.endsWith('.delta')) {

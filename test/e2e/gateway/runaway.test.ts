@@ -114,7 +114,7 @@ void test(`Runaway (issue 31, item 7): on the real gateway, a model calling the 
     assert.equal(ended[0]?.id, event.data.modelCallId);
     assert.equal(ended[0]?.costUsd, 0);
     assert.ok(turnCalls.length <= REPEATS + 1, `the turn made ${turnCalls.length} model calls, at most ${REPEATS + 1}: ${JSON.stringify(turnCalls.map((c) => c.outcome))}`);
-    assert.deepEqual(turnCalls.filter((c) => c.outcome !== 'ended').map((c) => c.outcome), Array(REPEATS).fill('ok'), 'the calls before the ended one reached the provider');
+    assert.deepEqual(turnCalls.filter((c) => c.outcome !== 'ended').map((c) => c.outcome), Array(REPEATS).fill('ok'), `the calls before the ended one reached the provider: ${JSON.stringify(turnCalls.map((c) => [c.outcome, c.status, c.error]))}\n${sentBodies()}`);
     assert.equal(loopRequests().length, REPEATS, `the provider saw ${REPEATS} calls of the loop\n${sentBodies()}`);
 
     // The next message is a new turn with fresh counts, and it is answered only after the looping run is over:
