@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import { createServer, request, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { test, type TestContext } from 'node:test';
-import type { RoutedApi } from '../../shared/model-proxy/api.ts';
+import type { RoutedApi } from '../../shared/model-routing/registry.ts';
 import { forward, type ForwardResult } from '../../shared/model-proxy/forward.ts';
 
 const sse = (data: unknown): string => `data: ${typeof data === 'string' ? data : JSON.stringify(data)}\n\n`;
