@@ -80,7 +80,9 @@ export function gateToken(config: Config): string | null {
 export function createRuntime(config: Config, logger: Logger, opts: RuntimeOptions = {}): Runtime {
   const paths = svcPaths(config);
   mkdirSync(paths.home, { recursive: true, mode: 0o700 });
-  const db = openDatabase(paths.db);
+  const startWorkers = opts.startWorkers ?? true;
+  // The model endpoint's and the API's commits are on a request's path: with the tail worker running, it checkpoints instead.
+  const db = openDatabase(paths.db, { autoCheckpoint: !startWorkers });
   const tx = createTx(db, (err) => logger.error({ err }, 'after-commit hook failed'));
 
   const vault = createVault({ paths, masterKeyOverride: config.secretsMasterKey });
@@ -116,7 +118,7 @@ export function createRuntime(config: Config, logger: Logger, opts: RuntimeOptio
   hubs.events.reset(eventLog.maxSeq());
   hubs.chat.reset(chatMessages.maxId());
 
-  if (opts.startWorkers ?? true) {
+  if (startWorkers) {
     tail = supervisor.start({
       name: 'tail',
       entry: workerEntry('tail/main'),
@@ -133,7 +135,6 @@ export function createRuntime(config: Config, logger: Logger, opts: RuntimeOptio
   let identity: DeviceIdentity | null = null;
   const deviceIdentity = () => (identity ??= loadOrCreateDeviceIdentity(paths.deviceIdentityFile));
   const gatewayLink = createGatewayLink({ settings, identity: deviceIdentity, version: config.version, logger });
-  const startWorkers = opts.startWorkers ?? true;
   const proxy = createGatewayProxy({ resolved: () => settings.resolved(), identity: deviceIdentity, version: config.version, logger, maxConnections: config.maxProxyConnections });
   if (startWorkers) gatewayLink.start();
   const gatewayHost = startGatewayHost({

@@ -16,6 +16,14 @@ export interface OpenOptions {
   readonly?: boolean;
   /** Skip migrations (readers that must not write, such as a backup source). */
   migrate?: boolean;
+  /**
+   * false: this connection never checkpoints (the tail worker does, every few
+   * seconds). A commit that crosses SQLite's auto-checkpoint threshold copies
+   * the WAL into the file and syncs it before it returns: on a thread that
+   * serves latency-bound work (the supervisor's HTTP, the team-chat worker)
+   * that stalls whatever is waiting behind it.
+   */
+  autoCheckpoint?: boolean;
 }
 
 export const BUSY_TIMEOUT_MS = 5000;
@@ -57,6 +65,7 @@ export function openDatabase(path: string, opts: OpenOptions = {}): Db {
     // file never corrupts; only an OS crash or power loss can lose the last
     // transactions. FULL would fsync every commit for that last guarantee.
     db.pragma('synchronous = NORMAL');
+    if (opts.autoCheckpoint === false) db.pragma('wal_autocheckpoint = 0');
     if (opts.migrate ?? true) migrate(db);
   }
   return db;

@@ -29,7 +29,8 @@
 import type { ServerResponse } from 'node:http';
 import { budgetLabel, capText } from '../budgets/events.ts';
 import type { BudgetLedger } from '../budgets/ledger.ts';
-import type { Tx } from '../db/tx.ts';
+import type { WriteBatch } from '../db/write-batch.ts';
+import type { Prices } from '../pricing/price.ts';
 import type { Logger } from '../log.ts';
 import type { ModelCalls } from '../model-calls/index.ts';
 import type { ResolvedUpstream, RoutedApi } from '../model-routing/registry.ts';
@@ -57,8 +58,12 @@ export interface BudgetHaltRequest {
 }
 
 export interface ModelCallDeps {
-  /** One commit for the row and its reservation, one for its end and settlement (the ledger nests in it). */
-  tx: Tx;
+  /**
+   * The row and its reservation are one write, its end and settlement
+   * another (the ledger nests in each); calls in the same turn share a
+   * commit (write-batch.ts).
+   */
+  writes: WriteBatch;
   calls: ModelCalls;
   ledger: BudgetLedger;
   context: CallContextReader;
@@ -140,10 +145,10 @@ export function createModelCallHandler(deps: ModelCallDeps) {
    * next step, the answer ends at that chunk: spend passes a cap by at most
    * the one chunk that reached it.
    */
-  const meterFor = (id: string, priced: string, est: Estimate) => {
+  const meterFor = (id: string, priced: string, est: Estimate, prices: Prices) => {
     let held = est.usd;
     return (outputChars: number): boolean => {
-      const cost = recorder.prices.costOf({ model: priced, inputTokens: est.inputTokens, outputTokens: tokensOfChars(outputChars) });
+      const cost = prices.costOf({ model: priced, inputTokens: est.inputTokens, outputTokens: tokensOfChars(outputChars) });
       if (cost <= held) return true;
       for (const step of [Math.max(est.usd, cost - held), cost - held]) {
         if (ledger.extend(id, step).ok) {
@@ -176,11 +181,13 @@ export function createModelCallHandler(deps: ModelCallDeps) {
     }
     const stream = f.stream;
     const scope = { agentId, teamId: ctx.teamId, taskId: ctx.taskId, teamIds: ctx.teamIds, taskIds: ctx.taskIds, model };
-    if (!recorder.prices.isPriced(priced) && ledger.capApplies(scope)) {
+    // One read of the prices for the call: its check, estimate, meter and settlement agree.
+    const prices = recorder.prices.current();
+    if (!prices.isPriced(priced) && ledger.capApplies(scope)) {
       reject('refused', unpricedText(model));
       return;
     }
-    const est = estimateCall(recorder.prices, priced, raw.length, f.maxOutputTokens, f.choices);
+    const est = estimateCall(prices, priced, raw.length, f.maxOutputTokens, f.choices);
     const open = () =>
       calls.open({
         agentId, teamId: ctx.teamId, taskId: ctx.taskId, sessionKey: ctx.sessionKey, runId: ctx.runId,
@@ -202,7 +209,7 @@ export function createModelCallHandler(deps: ModelCallDeps) {
       return;
     }
 
-    const { id, reserved } = deps.tx.run(() => {
+    const { id, reserved } = await deps.writes.run(() => {
       const callId = open();
       return { id: callId, reserved: ledger.reserve(callId, scope, est.usd) };
     });
@@ -226,7 +233,7 @@ export function createModelCallHandler(deps: ModelCallDeps) {
       r = await forward({
         url: new URL(upstreamUrl(upstream, api)), headers: upstreamHeaders(req.headers, upstream, send.length), body: send,
         api, res, startedAt: req.receivedAt, headersTimeoutMs: deps.headersTimeoutMs, stream,
-        ...(stream && ledger.capApplies(scope) ? { meter: meterFor(id, priced, est) } : {}),
+        ...(stream && ledger.capApplies(scope) ? { meter: meterFor(id, priced, est, prices) } : {}),
       });
     } catch (err) {
       // forward() settles every network outcome itself; a throw here is a
@@ -253,8 +260,8 @@ export function createModelCallHandler(deps: ModelCallDeps) {
 
     const outcome: 'ok' | 'cut' | 'aborted' | 'capped' = r.outcome;
     const used = chargedTokens(r, est);
-    const actual = recorder.prices.costOf({ model: priced, ...used });
-    deps.tx.run(() => {
+    const actual = prices.costOf({ model: priced, ...used });
+    await deps.writes.run(() => {
       const transitions = ledger.settle(id, actual);
       calls.finish(id, {
         outcome, inputTokens: used.inputTokens, outputTokens: used.outputTokens,

@@ -20,12 +20,9 @@ const data = TeamChatWorkerData.parse(workerData);
 // The secrets in play, as the last `configure` sent them: masked in every log line and event row.
 let secrets: readonly string[] = [];
 const logger = createLogger({ level: data.logLevel, name: 'team-chat', redactor: createRedactor(() => secrets) });
-const db = openDatabase(data.dbPath, { migrate: false });
-// A commit that crosses SQLite's auto-checkpoint threshold copies the WAL
-// into the file and syncs it before it returns, and the commit before a
-// chat.send is on the path of every message: the tail worker checkpoints
-// instead (workers/tail/main.ts), off every latency path.
-db.pragma('wal_autocheckpoint = 0');
+// The commit before a chat.send is on the path of every message: the tail
+// worker checkpoints instead (workers/tail/main.ts), off every latency path.
+const db = openDatabase(data.dbPath, { migrate: false, autoCheckpoint: false });
 let identity: DeviceIdentity | null = null;
 
 // The channel serves first, so the host's recovery can already emit its rows

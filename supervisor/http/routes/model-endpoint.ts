@@ -12,6 +12,7 @@ import { createCallContextReader } from '../../../shared/model-proxy/call-contex
 import { apiOfTail } from '../../../shared/model-proxy/api.ts';
 import { errorAnswer } from '../../../shared/model-proxy/error-shape.ts';
 import { createAgentLimits } from '../../../shared/model-proxy/agent-limits.ts';
+import { createWriteBatch } from '../../../shared/db/write-batch.ts';
 import { createModelCallHandler } from '../../../shared/model-proxy/call.ts';
 import { INLINE_BODY_BYTES, readRequest } from '../../../shared/model-proxy/request-facts.ts';
 import { createCallRecorder } from '../../../shared/model-proxy/records.ts';
@@ -52,7 +53,7 @@ export async function modelEndpointRoutes(scope: FastifyInstance, deps: AppDeps,
   const limits = createAgentLimits({ maxInflight: deps.config.modelMaxInflightPerAgent, perMinute: deps.config.modelCallsPerMinutePerAgent });
   const runawayNotes = { tx: deps.tx, eventLog: deps.eventLog, entries: createEntryWriter(deps.chatMessages, Date.now) };
   const handle = createModelCallHandler({
-    tx: deps.tx,
+    writes: createWriteBatch(deps.tx),
     calls: deps.modelCalls,
     ledger: deps.budgets.ledger,
     context: createCallContextReader(deps.db),
