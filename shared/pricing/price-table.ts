@@ -99,13 +99,26 @@ function operatorPrice(ix: Indexed, provider: string | null, name: string, bare:
   return provider === null || (borrow && !ix.providers.has(provider)) ? (ix.byModelId.get(name) ?? undefined) : undefined;
 }
 
+const FIND_MEMO_LIMIT = 2048;
+
 export function createPrices(configured: ConfiguredPrices, upstreamOf: UpstreamOf = () => null, options: PricesOptions = {}): Prices {
   const svc = indexPrices(options.svcPrices);
   const gateway = indexPrices(configured);
   const now = options.now ?? Date.now;
 
+  // A call prices its model several times (its check, estimate, each metered chunk, settlement): found once per
+  // name for this table. Caller input names the model, so the memo is bounded and starts over past its size.
+  const memo = new Map<string, Found | null>();
   const find = (model: string | null | undefined): Found | null => {
     if (!model) return null;
+    const seen = memo.get(model);
+    if (seen !== undefined) return seen;
+    const found = search(model);
+    if (memo.size >= FIND_MEMO_LIMIT) memo.clear();
+    memo.set(model, found);
+    return found;
+  };
+  const search = (model: string): Found | null => {
     const name = model.trim().toLowerCase();
     const slash = name.indexOf('/');
     let provider = slash > 0 ? name.slice(0, slash) : null;

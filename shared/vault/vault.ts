@@ -3,7 +3,7 @@
 // runtime-keys.json. Reads fail closed: a wrong, rotated or lost key, a
 // tampered entry or a corrupt file reads as "no value", never as garbage and
 // never as a throw. Plaintext and key never reach a log or an error message.
-import { readFileSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import type { SvcPaths } from '../paths.ts';
 import {
   checkVaultPerms, createKeyFile, decodeMasterKey, exists, isMissing, readKeyFile, seal, SealedEntry, unseal, writeFileAtomic,
@@ -133,20 +133,47 @@ export function createVault(opts: VaultOptions): Vault {
     return store.kind === 'ok' ? store.entries : new Map();
   }
 
-  const writeStore = (entries: Map<string, SealedEntry>) =>
+  // The model endpoint reads a key on every call: the file is parsed, and its
+  // entries opened, again only when it changed. svc's own writes drop the
+  // cache; another process's (the CLI) replace the file, so its inode, size
+  // or times differ.
+  let cache: { sig: string; store: StoreRead; opened: Map<string, string> } | null = null;
+  const fileSignature = (): string | null => {
+    try {
+      const st = statSync(paths.runtimeKeysFile, { bigint: true });
+      return `${st.ino}:${st.size}:${st.mtimeNs}:${st.ctimeNs}`;
+    } catch (err) {
+      // Absent reads as absent below; any other stat failure is read (and reported) uncached.
+      return isMissing(err) ? 'absent' : null;
+    }
+  };
+  const storeNow = (): { store: StoreRead; opened: Map<string, string> } => {
+    const sig = fileSignature();
+    if (sig === null) return { store: readStore(paths.runtimeKeysFile), opened: new Map() };
+    if (cache?.sig !== sig) cache = { sig, store: readStore(paths.runtimeKeysFile), opened: new Map() };
+    return cache;
+  };
+
+  const writeStore = (entries: Map<string, SealedEntry>) => {
+    cache = null;
     writeFileAtomic(paths.runtimeKeysFile, `${JSON.stringify(Object.fromEntries(entries), null, 2)}\n`);
+  };
 
   function lookup(name: string): VaultLookup {
-    const store = readStore(paths.runtimeKeysFile);
+    const { store, opened } = storeNow();
     if (store.kind === 'corrupt') {
       opts.onCorrupt?.(store.error);
       return { status: 'corrupt' };
     }
     const entry = store.kind === 'ok' ? store.entries.get(name) : undefined;
     if (!entry) return { status: 'missing' };
+    const seen = opened.get(name);
+    if (seen !== undefined) return { status: 'found', value: seen };
     const key = currentKey();
     const value = key ? unseal(key, entry) : null;
-    return value === null ? { status: 'locked' } : { status: 'found', value };
+    if (value === null) return { status: 'locked' };
+    opened.set(name, value);
+    return { status: 'found', value };
   }
 
   function ensureBootSentinel(): void {

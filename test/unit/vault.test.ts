@@ -171,6 +171,29 @@ void test(`${S} a corrupt runtime-keys.json reads as null and is told apart from
   }
 });
 
+void test(`${S} a vault that has read a key reads the new value after its own write, another process's write, an in-place edit and a removal`, (t) => {
+  const { paths } = setup(t);
+  const key = randomBytes(32).toString('hex');
+  const endpoint = vaultAt(paths, key);
+  const cli = vaultAt(paths, key);
+  endpoint.set('K', 'sk-first-value-1');
+  assert.equal(endpoint.get('K'), 'sk-first-value-1');
+  assert.equal(endpoint.get('K'), 'sk-first-value-1', 'read again, unchanged');
+  // Another writer (the CLI, its own vault object), a value of the same length, at once.
+  cli.set('K', 'sk-other-value-2');
+  assert.equal(endpoint.get('K'), 'sk-other-value-2');
+  endpoint.set('K', 'sk-third-value-3');
+  assert.equal(endpoint.get('K'), 'sk-third-value-3', 'its own write');
+  // Edited in place (same inode): the tampered entry fails closed.
+  const stored = readJson(paths.runtimeKeysFile) as Record<string, { ciphertext: string }>;
+  const ct = Buffer.from(stored.K?.ciphertext ?? '', 'base64');
+  ct[0] = (ct[0] ?? 0) ^ 1;
+  writeFileSync(paths.runtimeKeysFile, JSON.stringify({ K: { ...stored.K, ciphertext: ct.toString('base64') } }));
+  assert.deepEqual(endpoint.lookup('K'), { status: 'locked' });
+  unlinkSync(paths.runtimeKeysFile);
+  assert.deepEqual(endpoint.lookup('K'), { status: 'missing' });
+});
+
 void test(`${S} runtime keys resolve from env, then vault, then the gateway env file`, (t) => {
   const { paths } = setup(t);
   const vault = vaultAt(paths);
