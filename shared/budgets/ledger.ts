@@ -1,8 +1,9 @@
 // The budget ledger: reserve a call's estimated cost under every budget that
 // applies before the call is forwarded, settle it to the actual cost when the
 // call ends, or release it. Each operation is one IMMEDIATE transaction on
-// the caller's connection (the supervisor's for the model endpoint, the
-// team-chat worker's own for fallback metering): SQLite's single writer makes
+// the caller's connection (the supervisor's for the model endpoint, where it
+// nests as a savepoint in a group commit; the team-chat worker's own for
+// fallback metering): SQLite's single writer makes
 // the check-and-reserve atomic across threads and processes, so concurrent
 // calls against one cap never reserve past it.
 //
