@@ -272,7 +272,7 @@ export function createModelCallHandler(deps: ModelCallDeps) {
         {
           ...facts, id,
           inputTokens: used.inputTokens, outputTokens: used.outputTokens, cacheReadTokens: used.cacheReadTokens, cacheWriteTokens: used.cacheWriteTokens,
-          endedAt, durationMs: r.durationMs, outcome,
+          endedAt, durationMs: r.durationMs, outcome, responseModel: r.responseModel,
         },
         transitions,
       );

@@ -26,7 +26,7 @@ import { Agent as HttpAgent, request as httpRequest, type ClientRequest, type In
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import type { RoutedApi } from '../model-routing/registry.ts';
 import { StreamCut } from './stream-cut.ts';
-import { SseUsageReader, usageOfBody, type CallUsage } from './usage.ts';
+import { modelOfBody, SseUsageReader, usageOfBody, type CallUsage } from './usage.ts';
 
 export type ForwardOutcome = 'ok' | 'upstream_error' | 'unreachable' | 'cut' | 'aborted' | 'capped';
 
@@ -43,6 +43,8 @@ export interface ForwardResult {
   error: string | null;
   /** The provider's answer was read to its end (an aborted call's usage is then whole). */
   whole: boolean;
+  /** The model the provider says answered (its answer's `model`), when a 2xx answer named one. */
+  responseModel: string | null;
 }
 
 export interface ForwardInput {
@@ -106,16 +108,19 @@ export function forward(input: ForwardInput): Promise<ForwardResult> {
       if (done) return;
       done = true;
       let usage = reader.usage;
+      let responseModel = reader.responseModel;
       if (jsonCopy !== null && (outcome === 'ok' || outcome === 'aborted') && jsonBytes <= MAX_JSON_COPY) {
         try {
-          usage = usageOfBody(api, JSON.parse(Buffer.concat(jsonCopy).toString('utf8')));
+          const body: unknown = JSON.parse(Buffer.concat(jsonCopy).toString('utf8'));
+          usage = usageOfBody(api, body);
+          responseModel = modelOfBody(body);
         } catch {
           // The body was passed through as the provider sent it; without
           // parseable usage the call is settled on its estimate (handler).
           usage = null;
         }
       }
-      resolve({ outcome, status, usage, outputChars: reader.outputChars, ttftMs, durationMs: performance.now() - startedAt, error, whole: whole || outcome === 'ok' });
+      resolve({ outcome, status, usage, outputChars: reader.outputChars, ttftMs, durationMs: performance.now() - startedAt, error, whole: whole || outcome === 'ok', responseModel });
     };
 
     const send = url.protocol === 'https:' ? httpsRequest : httpRequest;

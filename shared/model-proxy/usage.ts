@@ -50,6 +50,15 @@ function anthropicUsage(u: Obj, prev: CallUsage | null): CallUsage {
 }
 
 /** Usage from a non-streamed JSON answer; null when it carries none. */
+/** A provider's model name is kept to this length (it is the caller's to read, not svc's to store without bound). */
+const MAX_MODEL_CHARS = 200;
+
+/** The model the provider says answered: the answer's top-level `model` (all three APIs), or null. */
+export function modelOfBody(body: unknown): string | null {
+  const m = obj(body)?.model;
+  return typeof m === 'string' && m !== '' ? m.slice(0, MAX_MODEL_CHARS) : null;
+}
+
 export function usageOfBody(api: RoutedApi, body: unknown): CallUsage | null {
   const u = obj(obj(body)?.usage);
   if (!u) return null;
@@ -65,6 +74,8 @@ export class SseUsageReader {
   outputChars = 0;
   /** The stream's last event was seen ([DONE], message_stop, response.completed…): the answer is whole. */
   ended = false;
+  /** The model the provider says answered, from the first event that names it (gen_ai.response.model). */
+  responseModel: string | null = null;
   private buf = '';
   private readonly decoder = new TextDecoder();
 
@@ -102,6 +113,8 @@ export class SseUsageReader {
   }
 
   private onEvent(d: Obj): void {
+    // Chat chunks name it at the top, Anthropic's message_start in its message, Responses events in their response.
+    this.responseModel ??= modelOfBody(d) ?? modelOfBody(d.message) ?? modelOfBody(d.response);
     if (this.api === 'openai-completions') {
       const u = obj(d.usage);
       if (u) this.usage = openAiUsage(u);

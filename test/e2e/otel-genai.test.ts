@@ -104,6 +104,7 @@ void test(`${S}: an answered call is a CLIENT span \`chat <model>\` under the ca
   assert.equal(x.attrs['gen_ai.provider.name'], 'fake', "the upstream's own id: not one of the conventions' providers");
   assert.equal(x.attrs['gen_ai.request.model'], PRICED_MODEL, "without svc's `<upstream>/` prefix");
   assert.equal(x.attrs['gen_ai.request.max_tokens'], 64);
+  assert.equal(x.attrs['gen_ai.response.model'], PRICED_MODEL, 'the model the provider says answered');
   assert.equal(x.attrs['gen_ai.agent.name'], 'alice');
   assert.equal(x.attrs['gen_ai.usage.input_tokens'], call!.inputTokens);
   assert.equal(x.attrs['gen_ai.usage.output_tokens'], call!.outputTokens);

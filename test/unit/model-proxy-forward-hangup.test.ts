@@ -4,7 +4,7 @@
 // that answer was whole and is recorded `ok` with its usage. A caller that
 // leaves before the last event is `aborted`. Real sockets on loopback; the
 // provider holds its connection open after its last event, so the caller's
-// hang-up always comes first.
+// hang-up always comes first. The answer's model is read from the stream too.
 import assert from 'node:assert/strict';
 import { createServer, request, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -14,12 +14,12 @@ import { forward, type ForwardResult } from '../../shared/model-proxy/forward.ts
 
 const sse = (data: unknown): string => `data: ${typeof data === 'string' ? data : JSON.stringify(data)}\n\n`;
 const OPENAI_EVENTS = [
-  sse({ choices: [{ index: 0, delta: { content: 'hello' } }] }),
+  sse({ model: 'gpt-4o-mini-2024-07-18', choices: [{ index: 0, delta: { content: 'hello' } }] }),
   sse({ choices: [{ index: 0, delta: {}, finish_reason: 'stop' }], usage: { prompt_tokens: 7, completion_tokens: 2, total_tokens: 9 } }),
   sse('[DONE]'),
 ];
 const ANTHROPIC_EVENTS = [
-  sse({ type: 'message_start', message: { usage: { input_tokens: 11, output_tokens: 1 } } }),
+  sse({ type: 'message_start', message: { model: 'claude-sonnet-4-5-20250929', usage: { input_tokens: 11, output_tokens: 1 } } }),
   sse({ type: 'content_block_delta', index: 0, delta: { type: 'text_delta', text: 'hi' } }),
   sse({ type: 'message_delta', delta: { stop_reason: 'end_turn' }, usage: { output_tokens: 4 } }),
   sse({ type: 'message_stop' }),
@@ -80,12 +80,14 @@ void test('Limits (issue 31): a caller that hangs up right after [DONE] got the 
   assert.equal(r.outcome, 'ok');
   assert.equal(r.whole, true);
   assert.deepEqual(r.usage, { inputTokens: 7, outputTokens: 2, cacheReadTokens: 0, cacheWriteTokens: 0 });
+  assert.equal(r.responseModel, 'gpt-4o-mini-2024-07-18', 'the model the provider says answered, from its chunks');
 });
 
 void test('Limits (issue 31): a caller that hangs up right after message_stop got the whole answer: ok, with its usage', async (t) => {
   const r = await hangUpAfter(t, await provider(t, ANTHROPIC_EVENTS), 'anthropic-messages', 'message_stop');
   assert.equal(r.outcome, 'ok');
   assert.deepEqual([r.usage?.inputTokens, r.usage?.outputTokens], [11, 4]);
+  assert.equal(r.responseModel, 'claude-sonnet-4-5-20250929', "from message_start's message");
 });
 
 void test('Limits (issue 31): a caller that hangs up before the last event is aborted, not whole', async (t) => {
