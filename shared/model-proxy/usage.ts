@@ -49,7 +49,6 @@ function anthropicUsage(u: Obj, prev: CallUsage | null): CallUsage {
   };
 }
 
-/** Usage from a non-streamed JSON answer; null when it carries none. */
 /** A provider's model name is kept to this length (it is the caller's to read, not svc's to store without bound). */
 const MAX_MODEL_CHARS = 200;
 
@@ -59,6 +58,7 @@ export function modelOfBody(body: unknown): string | null {
   return typeof m === 'string' && m !== '' ? m.slice(0, MAX_MODEL_CHARS) : null;
 }
 
+/** Usage from a non-streamed JSON answer; null when it carries none. */
 export function usageOfBody(api: RoutedApi, body: unknown): CallUsage | null {
   const u = obj(obj(body)?.usage);
   if (!u) return null;
