@@ -1,9 +1,17 @@
 // A modal on the native <dialog>: focus is trapped and restored by the
 // browser, Escape closes it, and the page behind is inert.
-import { useEffect, useId, useRef, type ReactNode, type RefObject } from 'react';
+import { useEffect, useId, useRef, type ReactNode } from 'react';
 
-/** Opens and closes a native <dialog> as a modal with `open` (the Dialog here and the board's Drawer). */
-export function useModalDialog(open: boolean): RefObject<HTMLDialogElement | null> {
+/**
+ * Opens and closes a native <dialog> as a modal with `open` (the Dialog here
+ * and the board's Drawer); the returned props go on the <dialog>.
+ *
+ * Escape closes the native dialog at once, but its `close` event comes a task
+ * later: the state is told on `cancel`, so a re-open in between (Escape, then
+ * Enter on the button that opened it) is not lost; and a `close` event that
+ * arrives after the dialog was opened again is stale and ignored.
+ */
+export function useModalDialog(open: boolean, onClose: () => void) {
   const ref = useRef<HTMLDialogElement>(null);
   useEffect(() => {
     const d = ref.current;
@@ -11,7 +19,13 @@ export function useModalDialog(open: boolean): RefObject<HTMLDialogElement | nul
     if (open && !d.open) d.showModal();
     if (!open && d.open) d.close();
   }, [open]);
-  return ref;
+  return {
+    ref,
+    onCancel: () => onClose(),
+    onClose: () => {
+      if (!ref.current?.open) onClose();
+    },
+  };
 }
 
 export interface DialogProps {
@@ -24,13 +38,12 @@ export interface DialogProps {
 }
 
 export function Dialog({ open, title, onClose, children, actions }: DialogProps) {
-  const ref = useModalDialog(open);
+  const modal = useModalDialog(open, onClose);
   const titleId = useId();
   return (
     <dialog
-      ref={ref}
+      {...modal}
       aria-labelledby={titleId}
-      onClose={onClose}
       className="m-auto w-[min(32rem,calc(100vw-2rem))] rounded-lg border border-border bg-surface p-0 text-text"
     >
       {open && (

@@ -4,13 +4,12 @@ import { useId, type ReactNode } from 'react';
 import { useModalDialog } from '../../components/Dialog.tsx';
 
 export function Drawer({ open, title, onClose, children }: { open: boolean; title: ReactNode; onClose: () => void; children: ReactNode }) {
-  const ref = useModalDialog(open);
+  const modal = useModalDialog(open, onClose);
   const id = useId();
   return (
     <dialog
-      ref={ref}
+      {...modal}
       aria-labelledby={`${id}-title`}
-      onClose={onClose}
       className="m-0 ml-auto h-full max-h-none w-full max-w-none border-l border-border bg-surface p-0 text-text md:w-[36rem]"
     >
       {open && (
