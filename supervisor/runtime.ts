@@ -81,8 +81,7 @@ export function createRuntime(config: Config, logger: Logger, opts: RuntimeOptio
   const paths = svcPaths(config);
   mkdirSync(paths.home, { recursive: true, mode: 0o700 });
   const startWorkers = opts.startWorkers ?? true;
-  // The model endpoint's and the API's commits are on a request's path: with the tail worker running, it checkpoints instead.
-  const db = openDatabase(paths.db, { autoCheckpoint: !startWorkers });
+  const db = openDatabase(paths.db);
   const tx = createTx(db, (err) => logger.error({ err }, 'after-commit hook failed'));
 
   const vault = createVault({ paths, masterKeyOverride: config.secretsMasterKey });
