@@ -20,8 +20,8 @@ export interface OpenOptions {
    * false: this connection never checkpoints (the tail worker does, every few
    * seconds). A commit that crosses SQLite's auto-checkpoint threshold copies
    * the WAL into the file and syncs it before it returns: on a thread that
-   * serves latency-bound work (the supervisor's HTTP, the team-chat worker)
-   * that stalls whatever is waiting behind it.
+   * serves latency-bound work (the team-chat worker, whose commit precedes
+   * each chat.send) that stalls whatever is waiting behind it.
    */
   autoCheckpoint?: boolean;
 }
