@@ -102,17 +102,10 @@ function chargedTokens(r: ForwardResult, est: Estimate): CallUsage {
   const whole = { inputTokens: est.inputTokens, outputTokens: est.outputTokens, cacheReadTokens: 0, cacheWriteTokens: 0 };
   if (r.outcome === 'ok' || (r.outcome === 'aborted' && r.whole)) return u ?? whole;
   // Nobody saw the end of an aborted answer: what the provider billed is unknown, so no less than the reservation.
-  if (r.outcome === 'aborted') {
-    return {
-      inputTokens: u?.inputTokens || est.inputTokens,
-      outputTokens: Math.max(est.outputTokens, u?.outputTokens ?? 0, tokensOfChars(r.outputChars)),
-      cacheReadTokens: u?.cacheReadTokens ?? 0,
-      cacheWriteTokens: u?.cacheWriteTokens ?? 0,
-    };
-  }
+  const floor = r.outcome === 'aborted' ? est.outputTokens : 0;
   return {
     inputTokens: u?.inputTokens || est.inputTokens,
-    outputTokens: Math.max(u?.outputTokens ?? 0, tokensOfChars(r.outputChars)),
+    outputTokens: Math.max(floor, u?.outputTokens ?? 0, tokensOfChars(r.outputChars)),
     cacheReadTokens: u?.cacheReadTokens ?? 0,
     cacheWriteTokens: u?.cacheWriteTokens ?? 0,
   };

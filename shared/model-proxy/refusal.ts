@@ -31,7 +31,6 @@ export function refusalText(budgetLabel: string, cap: string): string {
 //                content_part.done, output_item.done, response.completed,
 //                numbered by `sequence_number`; no [DONE]
 
-const sse = providerSse;
 
 function completions(id: string, model: string, text: string, stream: boolean, created: number): RefusalAnswer {
   const usage = {
@@ -53,7 +52,7 @@ function completions(id: string, model: string, text: string, stream: boolean, c
   const choice = (delta: object, finish: string | null) => ({ index: 0, delta, logprobs: null, finish_reason: finish });
   return {
     contentType: 'text/event-stream',
-    body: sse(
+    body: providerSse(
       [
         chunk([choice({ role: 'assistant', content: '', refusal: null }, null)]),
         chunk([choice({ content: text }, null)]),
@@ -72,7 +71,7 @@ function messages(id: string, model: string, text: string, stream: boolean): Ref
   const ev = (event: string, data: object) => ({ event, data: { type: event, ...data } });
   return {
     contentType: 'text/event-stream',
-    body: sse([
+    body: providerSse([
       ev('message_start', { message: { ...message, content: [], stop_reason: null } }),
       ev('content_block_start', { index: 0, content_block: { type: 'text', text: '' } }),
       ev('content_block_delta', { index: 0, delta: { type: 'text_delta', text } }),
@@ -100,7 +99,7 @@ function responses(id: string, model: string, text: string, stream: boolean, cre
   const started = { ...response, status: 'in_progress', output: [], usage: null };
   return {
     contentType: 'text/event-stream',
-    body: sse([
+    body: providerSse([
       ev('response.created', { response: started }),
       ev('response.in_progress', { response: started }),
       ev('response.output_item.added', { output_index: 0, item: { ...item, status: 'in_progress', content: [] } }),
