@@ -12,7 +12,7 @@ import { readFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { editGatewayConfig, type ConfigLog } from '../gateway/config-file.ts';
 import { updateGatewayEnv } from '../gateway/env-file.ts';
-import { backUpConfig, patchThroughGateway, type GatewayReach } from '../gateway/config-rpc.ts';
+import { backUpConfig, changedSinceLoad, patchThroughGateway, type GatewayReach } from '../gateway/config-rpc.ts';
 import { writeFileAtomic } from '../fs-safe.ts';
 import { messageOf } from '../errors.ts';
 import { GatewayError } from '../gateway/frames.ts';
@@ -129,8 +129,10 @@ export async function writeGateway(deps: WriteDeps, read: GatewayRead, ops: read
     if (via === 'gateway' && Object.values(envChanges).some((v) => v !== null)) await takeNewEnv(deps);
   } catch (err) {
     // A refusal wrote nothing, so the .env goes back; a write that timed out may still land, and must find its variables.
+    // A write refused because the config changed meanwhile is tried again: the gateway reads a .env variable's
+    // name once, so taking it away and adding it back would leave the retried config naming a variable it lacks.
     const timedOut = err instanceof GatewayError && err.code === 'TIMEOUT';
-    if (undo && !timedOut) {
+    if (undo && !timedOut && !changedSinceLoad(err)) {
       try {
         updateGatewayEnv(read.stateDir as string, undo);
       } catch (undoErr) {

@@ -18,11 +18,17 @@ export interface GatewayReach {
 
 const CHANGED_SINCE_LOAD = /config changed since last load/;
 
+/** The gateway refused a patch because its config changed after svc read it (someone else wrote it meanwhile): nothing was written. */
+export const changedSinceLoad = (err: unknown): boolean => err instanceof Error && CHANGED_SINCE_LOAD.test(err.message);
+
+/** How many times a patch refused as changed-since-load is read again and retried (the file may be edited while the gateway reloads it). */
+const PATCH_ATTEMPTS = 3;
+
 /**
  * Applies a merge patch through the gateway's own `config.patch`, which
  * takes the hash of the config it patches (`config.get`): a list the patch
  * shortens is refused without it. A config changed between the two calls
- * is read again once.
+ * is read again (up to PATCH_ATTEMPTS in all).
  */
 export async function patchThroughGateway(call: GatewayCall, patch: { raw: string; replacePaths: string[] }, note: string): Promise<void> {
   for (let attempt = 0; ; attempt++) {
@@ -32,7 +38,7 @@ export async function patchThroughGateway(call: GatewayCall, patch: { raw: strin
       await call('config.patch', { ...patch, ...(baseHash ? { baseHash } : {}), note });
       return;
     } catch (err) {
-      if (attempt > 0 || !(err instanceof Error) || !CHANGED_SINCE_LOAD.test(err.message)) throw err;
+      if (attempt + 1 >= PATCH_ATTEMPTS || !changedSinceLoad(err)) throw err;
     }
   }
 }

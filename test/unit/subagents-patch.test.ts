@@ -33,7 +33,7 @@ void test('Issue 30 #1: removing an object names the arrays inside it (the gatew
   assert.deepEqual(JSON.parse(p.raw), { models: { providers: { 'svc-a': null } }, mcp: { servers: { 'svc-a-tasks': null } } });
 });
 
-void test('Delegation (issue 23, item 1): config.patch carries config.get\'s hash; a config changed meanwhile is read again once, other refusals are thrown', async () => {
+void test('Delegation (issue 23, item 1): config.patch carries config.get\'s hash; a config changed meanwhile is read again, up to three attempts in all; other refusals are thrown', async () => {
   const calls: Array<[string, unknown]> = [];
   let refuse: string[] = ['config changed since last load; re-run config.get and retry'];
   const call = async (method: string, params: unknown) => {
@@ -51,8 +51,13 @@ void test('Delegation (issue 23, item 1): config.patch carries config.get\'s has
 
   calls.length = 0;
   refuse = ['config changed since last load', 'config changed since last load'];
+  await patchThroughGateway(call, patch, 'test');
+  assert.deepEqual(calls.map(([m]) => m), ['config.get', 'config.patch', 'config.get', 'config.patch', 'config.get', 'config.patch'], 'the third attempt lands');
+
+  calls.length = 0;
+  refuse = ['config changed since last load', 'config changed since last load', 'config changed since last load'];
   await assert.rejects(patchThroughGateway(call, patch, 'test'), /config changed since last load/);
-  assert.equal(calls.length, 4, 'one retry, not more');
+  assert.equal(calls.length, 6, 'three attempts, not more');
   refuse = ['config.patch would remove entries from array path(s)'];
   await assert.rejects(patchThroughGateway(call, patch, 'test'), /would remove entries/);
 });

@@ -1,0 +1,53 @@
+// writeGateway (shared/gateway-wiring/gateway-write.ts) when the gateway
+// refuses svc's config.patch. A refusal wrote nothing, so the `.env` svc
+// wrote first goes back; but a patch refused because the config changed
+// meanwhile (someone else wrote it while svc read it) is to be tried again,
+// and its `.env` variables stay, so the retried config finds them. The
+// gateway is a recorded call function; the files are real, in a temp folder.
+import { test, type TestContext } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { GatewayWriteError, writeGateway } from '../../shared/gateway-wiring/gateway-write.ts';
+import type { GatewayRead } from '../../shared/gateway-wiring/gateway-read.ts';
+import { readGatewayEnv } from '../../shared/settings/gateway-files.ts';
+
+const quiet = { warn: () => undefined, info: () => undefined };
+
+function stateDir(t: TestContext): string {
+  const dir = mkdtempSync(join(tmpdir(), 'svc-gw-write-'));
+  t.after(() => rmSync(dir, { recursive: true, force: true }));
+  writeFileSync(join(dir, 'openclaw.json'), '{}\n');
+  writeFileSync(join(dir, '.env'), 'KEEP=1\n');
+  return dir;
+}
+
+async function refusedWith(t: TestContext, refusal: string): Promise<{ error: unknown; env: Record<string, string>; patches: number }> {
+  const dir = stateDir(t);
+  let patches = 0;
+  const call = async (method: string) => {
+    if (method === 'config.get') return { hash: 'h' };
+    patches++;
+    throw new Error(refusal);
+  };
+  const read: GatewayRead = { via: 'gateway', configPath: join(dir, 'openclaw.json'), config: {}, raw: '{}', stateDir: dir, env: { KEEP: '1' }, agentIds: [] };
+  const error = await writeGateway({ gateway: { connected: () => true, call }, log: quiet }, read, [{ path: ['models', 'providers', 'svc-a', 'apiKey'], value: '${SVC_MODEL_TOKEN_A}' }], { SVC_MODEL_TOKEN_A: 'tok' }).then(
+    () => null,
+    (err: unknown) => err,
+  );
+  return { error, env: readGatewayEnv(dir), patches };
+}
+
+void test('Gateway wiring: a config.patch refused outright puts the .env back', async (t) => {
+  const r = await refusedWith(t, 'config.patch would remove entries from array path(s)');
+  assert.ok(r.error instanceof GatewayWriteError && r.error.where === 'config', String(r.error));
+  assert.deepEqual(r.env, { KEEP: '1' });
+});
+
+void test('Gateway wiring: a config.patch refused as changed since last load is tried three times and leaves the .env as written', async (t) => {
+  const r = await refusedWith(t, 'config changed since last load; re-run config.get and retry');
+  assert.ok(r.error instanceof GatewayWriteError && r.error.where === 'config', String(r.error));
+  assert.equal(r.patches, 3);
+  assert.deepEqual(r.env, { KEEP: '1', SVC_MODEL_TOKEN_A: 'tok' });
+});
