@@ -51,14 +51,20 @@ export function runawayLimitsRoutes(app: FastifyInstance, deps: AppDeps): void {
   const loopView = async (): Promise<LoopDetectionView> => {
     const gateway = { connected, call };
     if (connected()) {
-      const got = (await call('config.get', {}).catch((err: unknown) => Promise.reject(failed(err)))) as { parsed?: unknown } | null;
-      const config = got?.parsed ?? {};
-      return readLoopDetection(config, await gatewayAgentIds({ gateway }, config).catch((err: unknown) => Promise.reject(failed(err))), 'gateway');
+      try {
+        const got = (await call('config.get', {})) as { parsed?: unknown } | null;
+        const config = got?.parsed ?? {};
+        return readLoopDetection(config, await gatewayAgentIds({ gateway }, config), 'gateway');
+      } catch (err) {
+        // Gone mid-read (a restart): the file says the same, as when it is not connected.
+        if (!isUnreachable(err)) throw failed(err);
+      }
     }
     const read = readGatewayConfig(gatewayWiring.stateDir());
     // No gateway yet: nothing to show or switch, which is not an error for a person setting svc up.
     if (!read.config) return readLoopDetection({}, [], 'none');
-    return readLoopDetection(read.config, await gatewayAgentIds({ gateway }, read.config), 'file');
+    // The file alone: a gateway that just went away is not asked again for its agents.
+    return readLoopDetection(read.config, await gatewayAgentIds({ gateway: { connected: () => false, call } }, read.config), 'file');
   };
 
   app.get('/api/system/loop-detection', loopView);
