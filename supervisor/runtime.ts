@@ -26,6 +26,7 @@ import { createBroker } from '../shared/broker/index.ts';
 import { tailContract } from '../shared/channels/tail.ts';
 import { createAgentTokenStore } from '../shared/agent-tokens/index.ts';
 import { createBudgetService } from '../shared/budgets/index.ts';
+import { interruptedSpan } from '../shared/model-proxy/records.ts';
 import { createModelCalls } from '../shared/model-calls/index.ts';
 import type { AppDeps } from './deps.ts';
 import { eventFrame } from './http/event-frames.ts';
@@ -204,7 +205,13 @@ export function createRuntime(config: Config, logger: Logger, opts: RuntimeOptio
   gatewayLink.connection.onStatus((st) => gatewayPrices.gatewayStatus(st.state === 'connected'));
   // A model call in flight when svc last stopped is over: its row is closed at its estimate.
   const modelCalls = createModelCalls(db);
-  const interrupted = modelCalls.recoverOpen();
+  const interrupted = tx.run(() => {
+    const at = Date.now();
+    const rows = modelCalls.recoverOpen(at);
+    // Each keeps its span: a trace shows the call, ended by the restart.
+    if (rows.length > 0) eventLog.appendMany(rows.flatMap((r) => interruptedSpan(r, at)));
+    return rows.length;
+  });
   if (interrupted > 0) logger.warn({ interrupted }, 'model calls open at the last stop marked interrupted');
   // Budgets: the hard cap's global row exists from the first boot; a reservation a crash left open is
   // settled at its estimate (the provider may have billed the call), so none stays open across a restart.

@@ -69,8 +69,8 @@ export interface ModelCalls {
   finish(id: string, end: ModelCallEnd): boolean;
   get(id: string): ModelCall | null;
   list(query: ModelCallListQuery): ModelCall[];
-  /** Boot: every `open` row → `interrupted`, costed at its estimate. Returns how many. */
-  recoverOpen(now?: number): number;
+  /** Boot: every `open` row → `interrupted`, costed at its estimate. Returns those rows as they are now. */
+  recoverOpen(now?: number): ModelCall[];
 }
 
 const COLUMNS = `id, agent_id AS agentId, team_id AS teamId, task_id AS taskId, session_key AS sessionKey, run_id AS runId,
@@ -112,7 +112,7 @@ export function createModelCalls(db: Db, now: () => number = Date.now): ModelCal
      ORDER BY started_at DESC, id DESC LIMIT @limit`,
   );
   const recover = db.prepare(
-    `UPDATE model_calls SET outcome = 'interrupted', cost_usd = estimate_usd, ended_at = ? WHERE outcome = 'open'`,
+    `UPDATE model_calls SET outcome = 'interrupted', cost_usd = estimate_usd, ended_at = ? WHERE outcome = 'open' RETURNING ${COLUMNS}`,
   );
   return {
     open(call) {
@@ -153,6 +153,6 @@ export function createModelCalls(db: Db, now: () => number = Date.now): ModelCal
       }) as Stored[];
       return rows.map(toWire);
     },
-    recoverOpen: (at = now()) => recover.run(at).changes,
+    recoverOpen: (at = now()) => (recover.all(at) as Stored[]).map(toWire),
   };
 }

@@ -23,6 +23,7 @@ import type { CostRecords } from '../costs/index.ts';
 import type { Tx } from '../db/tx.ts';
 import type { EventLog } from '../events/event-log.ts';
 import type { EventInput } from '../events/types.ts';
+import type { ModelCall } from '../model-calls/index.ts';
 import { MODEL_CALL_ERROR_TEXT, modelCallErrorType, parseTraceparent, requestModelOf, type ModelCallOutcome } from '../otel/index.ts';
 import type { PriceBook } from '../pricing/index.ts';
 import type { CallContext } from './call-context.ts';
@@ -124,6 +125,26 @@ function spanRows(call: CallFacts & { outcome: ModelCallOutcome }): { spanId: st
       { ...base, kind: 'span_end', ts: Math.max(call.endedAt, call.startedAt), data: end },
     ],
   };
+}
+
+/**
+ * The span of a call svc stopped during (its row recovered `interrupted` at
+ * the next start, recoverOpen), from what the row kept: the execution's
+ * span id and the caller's traceparent were not stored, so it hangs under
+ * the row's trace, without a parent.
+ */
+export function interruptedSpan(call: ModelCall, endedAt: number): EventInput[] {
+  const ctx: CallContext = {
+    sessionKey: call.sessionKey, executionSessionKey: null, teamId: call.teamId, taskId: call.taskId,
+    teamIds: call.teamId === null ? [] : [call.teamId], taskIds: call.taskId === null ? [] : [call.taskId],
+    runId: call.runId, executionId: null, traceId: call.traceId, spanId: null,
+  };
+  const startedAt = Date.parse(call.startedAt);
+  const model = call.model === '' ? null : `${call.provider}/${call.model}`;
+  return spanRows({
+    id: call.id, agentId: call.agentId, ctx, traceId: call.traceId, provider: call.provider, model,
+    startedAt, endedAt, durationMs: Math.max(0, endedAt - startedAt), outcome: 'interrupted',
+  }).rows;
 }
 
 export function createCallRecorder(deps: CallRecorderDeps): CallRecorder {

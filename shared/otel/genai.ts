@@ -68,7 +68,7 @@ export function requestModelOf(model: string, upstreamId: string | undefined): s
  * `unreachable` told apart, and `rejected` for a request svc answers 400
  * before any budget is asked (a model not listed, a parameter it cannot price).
  */
-export type ModelCallOutcome = Exclude<StoredOutcome, 'open' | 'interrupted'> | 'rejected' | 'unreachable';
+export type ModelCallOutcome = Exclude<StoredOutcome, 'open'> | 'rejected' | 'unreachable';
 
 /**
  * error.type of a model call that did not end `ok`: the provider's HTTP
@@ -95,4 +95,5 @@ export const MODEL_CALL_ERROR_TEXT: Readonly<Record<Exclude<ModelCallOutcome, 'o
   cut: "the provider's answer ended early",
   capped: 'ended by svc mid-answer: a budget cap was reached',
   ended: 'ended by svc before the provider: the turn hit a runaway limit',
+  interrupted: 'svc stopped while the call was in flight; charged at its estimate at the next start',
 };

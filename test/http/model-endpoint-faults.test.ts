@@ -206,6 +206,15 @@ void test('Budgets (issue 22, item 3): a call open when svc dies is closed at th
     assert.equal(next.deps.db.prepare("SELECT COUNT(*) FROM budget_reservations WHERE state = 'open'").pluck().get(), 0);
     const spent = next.deps.budgets.store.list().find((b) => b.id === budget.id)?.spentUsd;
     assert.equal(spent, Math.ceil((open?.estimateUsd as number) * 1e6) / 1e6);
+    // Its span too, ended by the restart (error.type `interrupted`), so a trace shows the call.
+    const spans = next.deps.db
+      .prepare("SELECT kind, data FROM events WHERE correlation_id = ? AND kind IN ('span_start', 'span_end') ORDER BY seq")
+      .all(open!.id) as Array<{ kind: string; data: string }>;
+    assert.deepEqual(spans.map((r) => r.kind), ['span_start', 'span_end']);
+    const end = JSON.parse(spans[1]?.data ?? '{}') as Record<string, unknown>;
+    assert.equal(end.outcome, 'interrupted');
+    assert.equal(end.errorType, 'interrupted');
+    assert.equal(end.agentName ?? JSON.parse(spans[0]?.data ?? '{}').agentName, 'alice');
   } finally {
     req.destroy();
     await next.close();

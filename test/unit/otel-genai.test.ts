@@ -101,6 +101,7 @@ void test(`${S}: error.type is the provider's HTTP status for its error, else th
   assert.equal(modelCallErrorType('unreachable', null), 'unreachable');
   assert.equal(modelCallErrorType('aborted', 200), 'aborted');
   assert.equal(modelCallErrorType('cut', 200), 'cut');
+  assert.equal(modelCallErrorType('interrupted', null), 'interrupted');
   const r = recorder(t);
   r.unspent(call({ outcome: 'upstream_error', httpStatus: 503, provider: 'anthropic', model: 'anthropic/claude-sonnet-4-5', maxTokens: null }), []);
   const [span] = spansOf(r.rows);
