@@ -79,7 +79,8 @@ export interface ViewInput {
   want: DesiredState;
   ledger: WiringLedger | null;
   last: WiringView['last'];
-  routes: readonly AgentRouteView[];
+  /** The routing view's agents (their primaries: this view says whether an agent is routed, not each fallback). */
+  routes: readonly Omit<AgentRouteView, 'fallbacks'>[];
   /** svc's agents by gateway id (name, svc id). */
   known: ReadonlyMap<string, { id: string; name: string }>;
 }
@@ -104,7 +105,7 @@ function attached(input: ViewInput, gatewayId: string, onTeam: boolean): Verdict
   return no('not attached yet', 'svc attaches it at the next round (Reconcile now)');
 }
 
-function routed(input: ViewInput, route: AgentRouteView | undefined): Verdict {
+function routed(input: ViewInput, route: ViewInput['routes'][number] | undefined): Verdict {
   if (route?.routed) return ok();
   if (!input.settings.enabled) return WIRING_OFF;
   if (input.last?.noGateway) return NO_GATEWAY;

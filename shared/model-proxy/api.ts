@@ -1,5 +1,6 @@
 // Which provider API a request to svc's model endpoint speaks, judged by the
-// path tail after `/model/<agentId>/`, and how the real provider expects the
+// path tail after `/model/<agentId>/` (after `via/<upstream>/` on a
+// fallback's path), and how the real provider expects the
 // same call: its URL and its auth header. The caller's own credentials are
 // never forwarded (they are svc's token); headers that shape the call are.
 import type { ResolvedUpstream, RoutedApi } from '../model-routing/registry.ts';
@@ -12,6 +13,17 @@ const TAILS: ReadonlyMap<string, RoutedApi> = new Map([
   ['v1/responses', 'openai-responses'],
   ['responses', 'openai-responses'],
 ]);
+
+/**
+ * The upstream a fallback's path names and the API tail after it:
+ * `via/<upstream>/v1/messages` is the agent's fallbacks on `<upstream>`
+ * (its `svc-<agent>~<upstream>` entry points there); any other tail is the
+ * agent's own path (its primary's upstream), `via: null`.
+ */
+export function splitViaTail(tail: string): { via: string | null; tail: string } {
+  const m = /^\/*via\/([^/?]+)\/(.*)$/s.exec(tail);
+  return m ? { via: m[1] as string, tail: m[2] as string } : { via: null, tail };
+}
 
 /** The API a path tail names (query string ignored), else null. */
 export function apiOfTail(tail: string): RoutedApi | null {

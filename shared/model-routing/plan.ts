@@ -10,28 +10,33 @@
 // points at `http://127.0.0.1:<port>/model/<agent>/v1` with the agent's token
 // as `${SVC_MODEL_TOKEN_<AGENT>}`, and the real key moves from the gateway's
 // files to svc's vault (under its env var name, so that routing off and
-// auto-configure find it by the name they know). Every change is computed
-// against the current value: a second plan over its own result is empty.
-import { providerOfModel } from '../gateway/providers.ts';
+// auto-configure find it by the name they know). Its fallbacks follow
+// (fallbacks.ts): on the same upstream through `svc-<agent>`, on another
+// through `svc-<agent>~<upstream>` (svc-refs.ts), each such upstream's key
+// moved as the primary's is (take-upstream.ts). What came from the defaults
+// (the model, the fallbacks) is written into the agent's entry, remembered
+// (from-default.ts) and removed again by routing off. Every change is
+// computed against the current value: a second plan over its own result is empty.
 import { getPath, isJsonObject, type JsonObject } from '../gateway/config-file.ts';
 import { OpList, type ConfigOp } from '../gateway-wiring/config-ops.ts';
-import type { RoutingRegistry } from './registry.ts';
+import type { AgentEntry, RoutingRegistry } from './registry.ts';
+import { lookupUpstream, modelEntryFor, own, type NotRoutedReason } from './upstream-lookup.ts';
+import { hostConfirmed } from './key-hosts.ts';
+import { TOKEN_ENV_PREFIX, tokenEnvVar, tokenStateOf, type TokenStates } from './token-names.ts';
+import { defaultFallbacks, defaultModelRef, fallbacksOf, modelRefOf, writeEntryModel, type PartChange } from './model-config.ts';
+import { routeFallbacks, splitRef, unrouteFallbacks, type FallbackRoute } from './fallbacks.ts';
+import { takeUpstream, type TakeState } from './take-upstream.ts';
+import { SVC_PROVIDER_PREFIX, svcBaseUrl, svcProviderId, svcViaBaseUrl, svcViaProviderId } from './svc-refs.ts';
 
 export type { ConfigOp } from '../gateway-wiring/config-ops.ts';
-import { lookupUpstream, modelEntryFor, own, type NotRoutedReason } from './upstream-lookup.ts';
-
-import { hostConfirmed, originOf, withHost, type KeyHosts } from './key-hosts.ts';
-import { TOKEN_ENV_PREFIX, tokenEnvVar, tokenStateOf, type TokenStates } from './token-names.ts';
-
 export type { NotRoutedReason } from './upstream-lookup.ts';
+export type { FallbackRoute } from './fallbacks.ts';
 export { TOKEN_ENV_PREFIX, tokenEnvVar } from './token-names.ts';
+export { modelRefOf } from './model-config.ts';
+export { SVC_PROVIDER_PREFIX, svcBaseUrl, svcProviderId } from './svc-refs.ts';
 
-export const SVC_PROVIDER_PREFIX = 'svc-';
 /** What a revoked agent's token variable holds when svc writes it: no token's shape, so the endpoint answers 401. */
 export const REVOKED_TOKEN_VALUE = 'svc-model-token-revoked';
-export const svcProviderId = (agentId: string): string => `${SVC_PROVIDER_PREFIX}${agentId}`;
-/** The base URL the gateway is given for an agent: every API it speaks appends its own path below `/v1`. */
-export const svcBaseUrl = (port: number, agentId: string): string => `http://127.0.0.1:${port}/model/${encodeURIComponent(agentId)}/v1`;
 
 export interface AgentRoute {
   agentId: string;
@@ -41,6 +46,8 @@ export interface AgentRoute {
   model: string | null;
   /** Why the agent is not routed; null when the plan routes it. */
   reason: NotRoutedReason | null;
+  /** Its fallbacks in order, each routed or not and why (an agent not routed: its reason). */
+  fallbacks: FallbackRoute[];
 }
 
 export interface PlanInput {
@@ -58,6 +65,8 @@ export interface PlanInput {
   tokenVerifies: (agentId: string, token: string) => boolean;
   /** Agents whose `svc-<id>` ref stands for the defaults' model (the plan's `fromDefault` of the last sync). */
   fromDefault: ReadonlySet<string>;
+  /** Agents whose entry holds svc's copy of the defaults' fallbacks (the plan's `fallbacksFromDefault` of the last sync). */
+  fallbacksFromDefault: ReadonlySet<string>;
   /** Each agent's token generation and whether the operator revoked it (token-names.ts); absent: first name, live. */
   tokenStates?: TokenStates;
 }
@@ -81,54 +90,33 @@ export interface RoutingPlan {
   registry: RoutingRegistry;
   /** Routed agents whose model is the defaults' (kept by the caller for the next plan; routing off removes their ref again). */
   fromDefault: string[];
-}
-
-/** The agent's model ref and where it is set: its entry (string or `{primary}`), else the defaults. */
-export function modelRefOf(config: unknown, agentId: string): { ref: string | null; inEntry: 'string' | 'object' | null } {
-  const entryModel = own(own(getPath(config, ['agents', 'entries']), agentId), 'model');
-  if (typeof entryModel === 'string' && entryModel !== '') return { ref: entryModel, inEntry: 'string' };
-  const primary = own(entryModel, 'primary');
-  if (typeof primary === 'string' && primary !== '') return { ref: primary, inEntry: 'object' };
-  return { ref: defaultModelRef(config), inEntry: null };
-}
-
-function defaultModelRef(config: unknown): string | null {
-  const model = getPath(config, ['agents', 'defaults', 'model']);
-  if (typeof model === 'string' && model !== '') return model;
-  const primary = own(model, 'primary');
-  return typeof primary === 'string' && primary !== '' ? primary : null;
-}
-
-const splitRef = (ref: string): { provider: string; model: string } | null => {
-  const provider = providerOfModel(ref);
-  return provider ? { provider, model: ref.slice(provider.length + 1) } : null;
-};
-
-/** Sets the agent's model ref where it is set today (the entry's string or `{primary}`; a new entry string otherwise). */
-function setModelRef(ops: OpList, config: JsonObject, agentId: string, ref: string): void {
-  const { inEntry } = modelRefOf(config, agentId);
-  if (inEntry === 'object') ops.set(['agents', 'entries', agentId, 'model', 'primary'], ref);
-  else ops.set(['agents', 'entries', agentId, 'model'], ref);
+  /** Agents whose fallbacks are the defaults' copied into their entry (kept likewise; routing off removes the copy). */
+  fallbacksFromDefault: string[];
 }
 
 export function planRouting(input: PlanInput): RoutingPlan {
   const { config, env, registry } = input;
   const ops = new OpList(config);
-  // Upstreams no agent uses any more stay named: routing off puts their keys back too.
-  const upstreams = input.enabled ? { ...registry.upstreams } : {};
-  // Bindings outlive routing off: a key the vault still holds stays bound to where it was meant to go.
-  let keyHosts: KeyHosts = { ...registry.keyHosts };
-  const reboundNow = new Set<string>();
-  const tokenStates = input.tokenStates ?? {};
-  const plan: RoutingPlan = {
-    agents: [], configOps: ops.list, envBefore: {}, envAfter: [], mint: [], tokenVars: {}, revoke: [], vaultSet: {}, vaultDelete: [],
-    registry: { agents: {}, upstreams, keyHosts }, fromDefault: [],
+  const take: TakeState = {
+    ops,
+    // Upstreams no agent uses any more stay named: routing off puts their keys back too.
+    upstreams: input.enabled ? { ...registry.upstreams } : {},
+    // Bindings outlive routing off: a key the vault still holds stays bound to where it was meant to go.
+    keyHosts: { ...registry.keyHosts },
+    reboundNow: new Set<string>(),
+    vaultSet: {},
+    envAfter: new Set<string>(),
+    vaultGet: input.vaultGet,
   };
-  const envAfter = new Set<string>();
+  const plan: RoutingPlan = {
+    agents: [], configOps: ops.list, envBefore: {}, envAfter: [], mint: [], tokenVars: {}, revoke: [], vaultSet: take.vaultSet, vaultDelete: [],
+    registry: { agents: {}, upstreams: take.upstreams, keyHosts: take.keyHosts }, fromDefault: [], fallbacksFromDefault: [],
+  };
   const providers = getPath(config, ['models', 'providers']);
   const svcProviders = isJsonObject(providers) ? Object.keys(providers).filter((p) => p.startsWith(SVC_PROVIDER_PREFIX)) : [];
   const tokenNames = Object.keys(env).filter((n) => n.startsWith(TOKEN_ENV_PREFIX));
   const keep = new Set<string>();
+  const ownIds = new Set(input.agentIds.map(svcProviderId));
 
   for (const agentId of input.agentIds) {
     const set = modelRefOf(config, agentId);
@@ -140,94 +128,83 @@ export function planRouting(input: PlanInput): RoutingPlan {
     const defaultRef = defaultModelRef(config);
     const effective = routedNow && viaDefault ? (defaultRef === null ? null : splitRef(defaultRef)) : currentParts;
     const parts = effective && !(routedNow && viaDefault && effective.provider.startsWith(SVC_PROVIDER_PREFIX)) ? effective : null;
+    const previous = Object.hasOwn(registry.agents, agentId) ? registry.agents[agentId] : undefined;
+
+    // The fallbacks: the agent's own, or the defaults' (inherited now, svc's copy of them, or dropped by svc's string in place of the defaults' model).
+    const fb = fallbacksOf(config, agentId);
+    const svcCopy = fb.source !== 'defaults' && input.fallbacksFromDefault.has(agentId);
+    const fallbacksViaDefault = fb.source === 'defaults' || svcCopy || (routedNow && viaDefault && set.inEntry === 'string');
+    /** The agent is not routed (now, or any more): its fallbacks go back to their own refs, svc's copy of the defaults' away with routing off. */
+    const notRouted = (route: Omit<AgentRoute, 'fallbacks'>, primary: PartChange<string>) => {
+      const back = unrouteFallbacks(fb.refs, agentId, previous, route.reason);
+      plan.agents.push({ ...route, fallbacks: back.routes });
+      let fallbacks: PartChange<unknown[]> = fb.source === 'entry' ? { set: back.refs } : null;
+      if (svcCopy && !input.enabled) fallbacks = { remove: true };
+      else if (svcCopy) plan.fallbacksFromDefault.push(agentId);
+      writeEntryModel(ops, config, agentId, primary, fallbacks);
+    };
+
     if (!parts) {
-      plan.agents.push({ agentId, upstream: null, model: null, reason: input.enabled ? 'no-upstream' : 'disabled' });
+      notRouted({ agentId, upstream: null, model: null, reason: input.enabled ? 'no-upstream' : 'disabled' }, null);
       continue;
     }
-    const upstreamId = routedNow && !viaDefault ? (Object.hasOwn(registry.agents, agentId) ? (registry.agents[agentId]?.upstream ?? null) : null) : parts.provider;
+    const upstreamId = routedNow && !viaDefault ? (previous?.upstream ?? null) : parts.provider;
     if (!input.enabled) {
-      plan.agents.push({ agentId, upstream: upstreamId, model: parts.model, reason: 'disabled' });
-      if (routedNow && viaDefault) ops.remove(set.inEntry === 'object' ? ['agents', 'entries', agentId, 'model', 'primary'] : ['agents', 'entries', agentId, 'model']);
-      else if (routedNow && upstreamId !== null) setModelRef(ops, config, agentId, `${upstreamId}/${parts.model}`);
+      const primary: PartChange<string> = routedNow && viaDefault ? { remove: true } : routedNow && upstreamId !== null ? { set: `${upstreamId}/${parts.model}` } : null;
+      notRouted({ agentId, upstream: upstreamId, model: parts.model, reason: 'disabled' }, primary);
       continue;
     }
     if (upstreamId === null) {
-      plan.agents.push({ agentId, upstream: null, model: parts.model, reason: 'no-upstream' });
+      notRouted({ agentId, upstream: null, model: parts.model, reason: 'no-upstream' }, null);
       continue;
     }
     const lookup = lookupUpstream(input, upstreamId);
     if (!lookup.ok) {
-      plan.agents.push({ agentId, upstream: upstreamId, model: parts.model, reason: lookup.reason });
+      notRouted({ agentId, upstream: upstreamId, model: parts.model, reason: lookup.reason }, null);
       continue;
     }
     const { found } = lookup;
-    plan.agents.push({ agentId, upstream: upstreamId, model: parts.model, reason: null });
     if (viaDefault) plan.fromDefault.push(agentId);
-    plan.registry.upstreams[upstreamId] = found.entry;
-    plan.registry.agents[agentId] = { upstream: upstreamId, models: [parts.model] };
-    const { keyName } = found.entry;
-    const origin = originOf(found.entry.baseUrl);
-    if (keyName !== null && found.keyValue !== null && origin !== null) {
-      const stored = input.vaultGet(keyName);
-      const bound = Object.hasOwn(keyHosts, keyName) ? (keyHosts[keyName] as string[]) : [];
-      if (found.keySource === 'files' && stored !== found.keyValue) {
-        // A key new to svc binds to where the gateway's own files send it now; the old value's hosts go with it.
-        keyHosts = reboundNow.has(keyName) ? withHost(keyHosts, keyName, origin) : { ...keyHosts, [keyName]: [origin] };
-        reboundNow.add(keyName);
-      } else if (bound.length === 0 && (found.keySource === 'files' || found.builtIn)) {
-        // Never bound: to the gateway's files' URL, or to a built-in provider's endpoint (svc's table, not a file).
-        keyHosts = withHost(keyHosts, keyName, origin);
-      }
-      // Otherwise the binding stands: a base URL moved to another origin waits for the operator (hostConfirmed).
+    takeUpstream(take, upstreamId, found);
+
+    const routed = routeFallbacks(input, { agentId, upstream: upstreamId, previous, ownIds }, fallbacksViaDefault ? defaultFallbacks(config) : fb.refs);
+    plan.agents.push({ agentId, upstream: upstreamId, model: parts.model, reason: null, fallbacks: routed.routes });
+    const ownModels = [parts.model, ...routed.ownModels.filter((m) => m !== parts.model)];
+    const via: AgentEntry['via'] = {};
+    for (const [id, v] of routed.via) {
+      takeUpstream(take, id, v.found);
+      via[id] = v.models;
     }
-    if (keyName !== null && found.keyValue !== null && input.vaultGet(keyName) !== found.keyValue) plan.vaultSet[keyName] = found.keyValue;
-    for (const name of found.envNames) envAfter.add(name);
-    if (found.apiKeyInConfig) ops.remove(['models', 'providers', upstreamId, 'apiKey']);
+    plan.registry.agents[agentId] = { upstream: upstreamId, models: ownModels, via };
 
     const provider = svcProviderId(agentId);
-    const tokenState = tokenStateOf(tokenStates, agentId);
-    const tokenVar = tokenEnvVar(agentId, tokenState.generation);
+    const tokenVar = tokenEnvVar(agentId, tokenStateOf(input.tokenStates ?? {}, agentId).generation);
     plan.tokenVars[agentId] = tokenVar;
     keep.add(provider);
     keep.add(tokenVar);
-    ops.merge(['models', 'providers', provider], {
-      baseUrl: svcBaseUrl(input.svcPort, agentId),
-      apiKey: `\${${tokenVar}}`,
-      api: found.entry.api,
-      models: [modelEntryFor(found.models, parts.model)],
-    });
-    setModelRef(ops, config, agentId, `${provider}/${parts.model}`);
-    // The gateway reads .env into its environment once per variable: a new
-    // value for a name it has seen is ignored until it restarts. So an
-    // agent's token is minted once, kept in the vault, and written again
-    // with the same value whenever routing comes back.
-    const inEnv = Object.hasOwn(env, tokenVar) ? env[tokenVar] : undefined;
-    const kept = input.vaultGet(tokenVar);
-    // Revoked by the operator: nothing is minted (the agent's calls are refused) until a rotation. The
-    // variable stays defined (a dead value) so that the provider entry's reference resolves.
-    if (tokenState.revoked) {
-      if (inEnv === undefined) plan.envBefore[tokenVar] = REVOKED_TOKEN_VALUE;
-      continue;
+    const apiKey = `\${${tokenVar}}`;
+    ops.merge(['models', 'providers', provider], { baseUrl: svcBaseUrl(input.svcPort, agentId), apiKey, api: found.entry.api, models: ownModels.map((m) => modelEntryFor(found.models, m)) });
+    for (const [id, v] of routed.via) {
+      const viaProvider = svcViaProviderId(agentId, id);
+      keep.add(viaProvider);
+      ops.merge(['models', 'providers', viaProvider], { baseUrl: svcViaBaseUrl(input.svcPort, agentId, id), apiKey, api: v.found.entry.api, models: v.models.map((m) => modelEntryFor(v.found.models, m)) });
     }
-    if (kept !== null && input.tokenVerifies(agentId, kept)) {
-      if (inEnv !== kept) {
-        plan.envBefore[tokenVar] = kept;
-        if (inEnv) plan.revoke.push(inEnv);
-      }
-    } else if (inEnv !== undefined && input.tokenVerifies(agentId, inEnv)) {
-      plan.vaultSet[tokenVar] = inEnv;
-    } else {
-      plan.mint.push(agentId);
-      if (inEnv) plan.revoke.push(inEnv);
+    // svc's copy of the defaults' fallbacks is written only when there are some: none is what the agent's own model already says.
+    let fallbacks: PartChange<unknown[]> = fb.source === 'entry' && !svcCopy ? { set: routed.refs } : null;
+    if (fallbacksViaDefault) {
+      plan.fallbacksFromDefault.push(agentId);
+      fallbacks = routed.refs.length > 0 ? { set: routed.refs } : { remove: true };
     }
+    writeEntryModel(ops, config, agentId, { set: `${provider}/${parts.model}` }, fallbacks);
+    planToken(plan, input, agentId, tokenVar);
   }
 
-  plan.registry.keyHosts = keyHosts;
+  plan.registry.keyHosts = take.keyHosts;
   if (!input.enabled) {
     // Keys go back where the gateway reads them: the .env name the registry recorded, and `${NAME}` in a custom entry.
     // Not to an upstream whose base URL moved off the key's hosts: the gateway would send it there itself.
     for (const [id, upstream] of Object.entries(registry.upstreams)) {
-      if (upstream.keyName === null || !hostConfirmed(keyHosts, upstream)) continue;
+      if (upstream.keyName === null || !hostConfirmed(take.keyHosts, upstream)) continue;
       const value = input.vaultGet(upstream.keyName);
       if (value === null) continue;
       if (env[upstream.keyName] !== value) plan.envBefore[upstream.keyName] = value;
@@ -238,13 +215,42 @@ export function planRouting(input: PlanInput): RoutingPlan {
   for (const p of svcProviders) if (!keep.has(p)) ops.remove(['models', 'providers', p]);
   for (const name of tokenNames) {
     if (keep.has(name)) continue;
-    envAfter.add(name);
+    take.envAfter.add(name);
     // Routing off keeps the tokens (routing on again gives the gateway the same values); an agent gone loses its token.
     if (input.enabled && env[name]) {
       plan.revoke.push(env[name] as string);
       plan.vaultDelete.push(name);
     }
   }
-  plan.envAfter = [...envAfter];
+  plan.envAfter = [...take.envAfter];
   return plan;
+}
+
+/**
+ * The routed agent's token. The gateway reads .env into its environment
+ * once per variable: a new value for a name it has seen is ignored until it
+ * restarts. So an agent's token is minted once, kept in the vault, and
+ * written again with the same value whenever routing comes back.
+ */
+function planToken(plan: RoutingPlan, input: PlanInput, agentId: string, tokenVar: string): void {
+  const { env } = input;
+  const inEnv = Object.hasOwn(env, tokenVar) ? env[tokenVar] : undefined;
+  const kept = input.vaultGet(tokenVar);
+  // Revoked by the operator: nothing is minted (the agent's calls are refused) until a rotation. The
+  // variable stays defined (a dead value) so that the provider entry's reference resolves.
+  if (tokenStateOf(input.tokenStates ?? {}, agentId).revoked) {
+    if (inEnv === undefined) plan.envBefore[tokenVar] = REVOKED_TOKEN_VALUE;
+    return;
+  }
+  if (kept !== null && input.tokenVerifies(agentId, kept)) {
+    if (inEnv !== kept) {
+      plan.envBefore[tokenVar] = kept;
+      if (inEnv) plan.revoke.push(inEnv);
+    }
+  } else if (inEnv !== undefined && input.tokenVerifies(agentId, inEnv)) {
+    plan.vaultSet[tokenVar] = inEnv;
+  } else {
+    plan.mint.push(agentId);
+    if (inEnv) plan.revoke.push(inEnv);
+  }
 }

@@ -1,10 +1,11 @@
 // Where each routed agent's model calls go (issue 22). When svc routes the
 // gateway's model calls through its own endpoint, the gateway only knows
-// `svc-<agentId>` providers pointing at svc; this registry is the other half:
-// for each agent, the real upstream (its API, base URL, the name under which
-// svc's vault holds its key, static headers). The routing sync writes it; the
-// model endpoint reads it on every call. Key values never live here, only
-// vault entry names.
+// `svc-<agentId>` providers pointing at svc (and `svc-<agentId>~<upstream>`
+// for fallbacks on another upstream: svc-refs.ts); this registry is the other
+// half: for each agent, the real upstreams (API, base URL, the name under
+// which svc's vault holds the key, static headers) and the model ids it may
+// call on each. The routing sync writes it; the model endpoint reads it on
+// every call. Key values never live here, only vault entry names.
 import { z } from 'zod';
 import type { SettingsTable } from '../db/settings-table.ts';
 import { messageOf } from '../errors.ts';
@@ -36,6 +37,14 @@ const AgentEntry = z.object({
    * A registry stored before this field lists none (the next sync writes it).
    */
   models: z.array(z.string().min(1)).default([]),
+  /**
+   * The agent's fallbacks on other upstreams: upstream id → the model ids of
+   * its `svc-<agent>~<upstream>` entry. The endpoint's via-path
+   * (`/model/<agent>/via/<upstream>/…`) forwards to an upstream listed here
+   * only, and only these models. A registry stored before fallbacks were
+   * routed lists none.
+   */
+  via: z.record(z.string(), z.array(z.string().min(1))).default({}),
 });
 export type AgentEntry = z.infer<typeof AgentEntry>;
 
@@ -53,7 +62,7 @@ export type RoutingRegistryInput = z.input<typeof RoutingRegistrySchema>;
 export interface ResolvedUpstream extends Upstream {
   id: string;
   apiKey: string | null;
-  /** The agent's model ids (AgentEntry.models): a call naming another is not forwarded. */
+  /** The agent's model ids on this upstream (AgentEntry.models, or its `via` list): a call naming another is not forwarded. */
   models: readonly string[];
   /**
    * Whether the key may be sent to this base URL (always for a keyless
@@ -67,8 +76,12 @@ export interface ResolvedUpstream extends Upstream {
 export interface RegistryStore {
   read(): RoutingRegistry;
   write(registry: RoutingRegistryInput): void;
-  /** null when the agent is not routed (or its upstream entry is missing). */
-  resolve(agentId: string): ResolvedUpstream | null;
+  /**
+   * The agent's primary upstream, or with `upstreamId` one of its fallbacks'
+   * other upstreams (its entry's `via`). null when the agent is not routed,
+   * its entry does not list that upstream, or the upstream entry is missing.
+   */
+  resolve(agentId: string, upstreamId?: string): ResolvedUpstream | null;
 }
 
 const empty = (): RoutingRegistry => ({ agents: {}, upstreams: {}, keyHosts: {} });
@@ -103,15 +116,19 @@ export function createRegistryStore(
       const parsed = withLegacyBindings(RoutingRegistrySchema.parse(registry), Object.hasOwn(registry, 'keyHosts'));
       settings.set(REGISTRY_KEY, JSON.stringify(parsed));
     },
-    resolve(agentId) {
+    resolve(agentId, upstreamId) {
       const registry = read();
       const entry = Object.hasOwn(registry.agents, agentId) ? registry.agents[agentId] : undefined;
-      if (!entry || !Object.hasOwn(registry.upstreams, entry.upstream)) return null;
-      const upstream = registry.upstreams[entry.upstream] as Upstream;
+      if (!entry) return null;
+      const id = upstreamId ?? entry.upstream;
+      // The via list only: the primary's upstream is reached by the agent's own path, never named in a via-path.
+      const models = upstreamId === undefined ? entry.models : Object.hasOwn(entry.via, upstreamId) ? entry.via[upstreamId] : undefined;
+      if (models === undefined || !Object.hasOwn(registry.upstreams, id)) return null;
+      const upstream = registry.upstreams[id] as Upstream;
       // A name svc owns (a model token, an MCP binding) is never a provider key, whatever a stored registry says.
       const confirmed = hostConfirmed(registry.keyHosts, upstream) && (upstream.keyName === null || !isSvcOwnedKeyName(upstream.keyName));
       const apiKey = upstream.keyName === null || !confirmed ? null : vault.get(upstream.keyName);
-      return { id: entry.upstream, ...upstream, apiKey, models: entry.models, hostConfirmed: confirmed };
+      return { id, ...upstream, apiKey, models, hostConfirmed: confirmed };
     },
   };
 }

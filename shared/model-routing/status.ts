@@ -1,20 +1,21 @@
 // What GET /api/system/model-routing answers (issue 22): whether routing is
-// on, each gateway agent's route as the files show it now, the upstreams
+// on, each gateway agent's route as the files show it now (its fallbacks
+// too: which go through svc, and why the others do not), the upstreams
 // svc stands in front of with whether svc's vault holds their key (presence
 // only) and whether the key may go to their host, each agent's model token
 // state (never the token), and the names under which the gateway's files
 // still hold a real key. Key values never appear here, nor an upstream URL's
 // user-info or query values (redact-url.ts).
 import { keysInGatewayFiles } from './gateway-keys.ts';
-import { planRouting, modelRefOf, SVC_PROVIDER_PREFIX, type NotRoutedReason, type PlanInput } from './plan.ts';
+import { planRouting, modelRefOf, SVC_PROVIDER_PREFIX, type FallbackRoute, type NotRoutedReason, type PlanInput } from './plan.ts';
+import { fallbacksOf } from './model-config.ts';
+import { svcEntryOf } from './svc-refs.ts';
 import { hostConfirmed, originOf } from './key-hosts.ts';
 import { redactUrl } from './redact-url.ts';
-import type { RoutedApi } from './registry.ts';
+import type { RoutedApi, RoutingRegistry } from './registry.ts';
 import { tokenEnvVar, tokenStateOf } from './token-names.ts';
 
 export const ENABLED_KEY = 'model-routing:enabled';
-/** The routed agents whose model is the defaults' (JSON list of ids). */
-export const FROM_DEFAULT_KEY = 'model-routing:from-default';
 
 export interface AgentRouteView {
   agentId: string;
@@ -25,6 +26,19 @@ export interface AgentRouteView {
   provider: string | null;
   upstream: string | null;
   model: string | null;
+  /** Its fallbacks in the order the gateway tries them. */
+  fallbacks: FallbackRouteView[];
+}
+
+export interface FallbackRouteView {
+  /** The fallback without svc: `<upstream>/<model>`, or an alias as the config spells it. */
+  ref: string;
+  upstream: string | null;
+  model: string | null;
+  /** The agent's ref names svc's entry for it and the registry lists its model there. */
+  routed: boolean;
+  /** Why not routed (`oauth`, `no-upstream`, …); null when routed, or when routing is on and the next sync will route it. */
+  reason: NotRoutedReason | null;
 }
 
 export interface AgentTokenView {
@@ -74,7 +88,12 @@ export function routingView(input: PlanInput, extra: { endpoint: string | null; 
     const ref = modelRefOf(input.config, route.agentId).ref;
     const provider = ref && ref.includes('/') ? ref.slice(0, ref.indexOf('/')) : null;
     const routed = input.enabled && provider === `${SVC_PROVIDER_PREFIX}${route.agentId}` && Object.hasOwn(input.registry.agents, route.agentId);
-    return { agentId: route.agentId, routed, reason: routed ? null : route.reason, provider, upstream: route.upstream, model: route.model };
+    const current = fallbacksOf(input.config, route.agentId).refs;
+    const fallbacks = route.fallbacks.map((f): FallbackRouteView => {
+      const through = input.enabled && f.routedRef !== null && current.includes(f.routedRef) && registryLists(input.registry, route.agentId, f);
+      return { ref: f.ref, upstream: f.upstream, model: f.model, routed: through, reason: through ? null : f.reason };
+    });
+    return { agentId: route.agentId, routed, reason: routed ? null : route.reason, provider, upstream: route.upstream, model: route.model, fallbacks };
   });
   const tokens = input.agentIds.map((agentId): AgentTokenView => {
     const state = tokenStateOf(states, agentId);
@@ -97,4 +116,14 @@ export function routingView(input: PlanInput, extra: { endpoint: string | null; 
     keysInGatewayFiles: keysInGatewayFiles(input.config, input.env, input.registry),
     lastSync: extra.lastSync,
   };
+}
+
+/** Whether the registry the endpoint reads lists the fallback's model on the svc entry its ref names. */
+function registryLists(registry: RoutingRegistry, agentId: string, f: FallbackRoute): boolean {
+  const entry = Object.hasOwn(registry.agents, agentId) ? registry.agents[agentId] : undefined;
+  const provider = f.routedRef?.slice(0, f.routedRef.indexOf('/')) ?? '';
+  const which = svcEntryOf(agentId, provider);
+  if (!entry || which === null || f.model === null) return false;
+  if (which.kind === 'own') return entry.upstream === f.upstream && entry.models.includes(f.model);
+  return Object.hasOwn(entry.via, which.upstream) && (entry.via[which.upstream] as string[]).includes(f.model);
 }

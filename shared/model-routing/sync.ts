@@ -13,6 +13,7 @@ import type { GatewayReach } from '../gateway/config-rpc.ts';
 import { emptyRecord, setOwn } from '../object-keys.ts';
 import { planRouting, type AgentRoute, type ConfigOp, type RoutingPlan } from './plan.ts';
 import type { RegistryStore } from './registry.ts';
+import { fromDefaultSets, type FromDefaultStore } from './from-default.ts';
 import type { TokenStates } from './token-names.ts';
 
 /** What a sync needs from svc: its model tokens (purpose `model`, bound to an agent). */
@@ -30,8 +31,8 @@ export interface RoutingDeps {
   vault: { get(name: string): string | null; set(name: string, value: string): void; delete(name: string): boolean };
   tokens: ModelTokens;
   log: ConfigLog;
-  /** Which routed agents stand for the defaults' model (kept between syncs). */
-  fromDefault: { read(): string[]; write(ids: string[]): void };
+  /** Which routed agents' model and fallbacks stand for the defaults' (kept between syncs). */
+  fromDefault: FromDefaultStore;
   /** Each agent's token generation and revocation (rotate and revoke); absent: every agent on its first token, live. */
   tokenStates?: { read(): TokenStates };
 }
@@ -93,7 +94,7 @@ export function prepareRouting(deps: RoutingDeps, read: RoutingRead, opts: Routi
     vaultGet: (name) => deps.vault.get(name),
     oauthProviders: new Set(readAuthProfiles(deps.stateDir, deps.log).filter((p) => p.type === 'oauth').map((p) => p.provider)),
     tokenVerifies: (agentId, token) => deps.tokens.verify(agentId, token) !== null,
-    fromDefault: new Set(deps.fromDefault.read()),
+    ...fromDefaultSets(deps.fromDefault.read()),
     tokenStates: deps.tokenStates?.read() ?? {},
   });
   const envChanges = emptyRecord<string | null>();
@@ -108,7 +109,7 @@ export function prepareRouting(deps: RoutingDeps, read: RoutingRead, opts: Routi
   for (const [name, value] of Object.entries(plan.vaultSet)) deps.vault.set(name, value);
   // The registry before the config: the first call through svc must find its upstream.
   if (opts.enabled) deps.registry.write(plan.registry);
-  deps.fromDefault.write(plan.fromDefault);
+  deps.fromDefault.write({ primary: plan.fromDefault, fallbacks: plan.fallbacksFromDefault });
   return {
     agents: plan.agents,
     configOps: plan.configOps,

@@ -21,7 +21,8 @@ import { originOf, withHost } from '../../shared/model-routing/key-hosts.ts';
 import { createRegistryStore, type RegistryStore } from '../../shared/model-routing/registry.ts';
 import { revokeModelToken, rotateModelToken, type TokenActionDeps } from '../../shared/model-routing/token-actions.ts';
 import { createTokenStateStore, tokenEnvVar, tokenStateOf } from '../../shared/model-routing/token-names.ts';
-import { ENABLED_KEY, FROM_DEFAULT_KEY, routingView, type ModelRoutingView } from '../../shared/model-routing/status.ts';
+import { ENABLED_KEY, routingView, type ModelRoutingView } from '../../shared/model-routing/status.ts';
+import { createFromDefaultStore, fromDefaultSets } from '../../shared/model-routing/from-default.ts';
 import type { GatewayReach } from '../../shared/gateway/config-rpc.ts';
 import { gatewayAgentIds, type ModelTokens, type RoutingDeps } from '../../shared/model-routing/sync.ts';
 import { readGatewayConfig, readGatewayEnv } from '../../shared/settings/gateway-files.ts';
@@ -102,20 +103,7 @@ export function createModelRoutingService(deps: ModelRoutingDeps): ModelRoutingS
       if (binding) agentTokens.revoke(binding.id);
     },
   };
-  const fromDefault = {
-    read: (): string[] => {
-      const text = settingsTable.get(FROM_DEFAULT_KEY);
-      if (text === null) return [];
-      try {
-        const ids: unknown = JSON.parse(text);
-        return Array.isArray(ids) ? ids.filter((id): id is string => typeof id === 'string') : [];
-      } catch (err) {
-        logger.warn({ key: FROM_DEFAULT_KEY, error: messageOf(err) }, 'model-routing setting is not JSON; treating every routed model as explicit');
-        return [];
-      }
-    },
-    write: (ids: string[]) => void settingsTable.set(FROM_DEFAULT_KEY, JSON.stringify(ids)),
-  };
+  const fromDefault = createFromDefaultStore(settingsTable, logger);
   const enabled = () => settingsTable.get(ENABLED_KEY) !== 'false';
   const endpoint = () => {
     const port = deps.boundPort();
@@ -151,7 +139,7 @@ export function createModelRoutingService(deps: ModelRoutingDeps): ModelRoutingS
           vaultGet: (name) => vault.get(name),
           oauthProviders: new Set(readAuthProfiles(dir, logger).filter((p) => p.type === 'oauth').map((p) => p.provider)),
           tokenVerifies: (agentId, token) => tokens.verify(agentId, token) !== null,
-          fromDefault: new Set(fromDefault.read()),
+          ...fromDefaultSets(fromDefault.read()),
           tokenStates: tokenStates.read(),
         },
         { endpoint: endpoint(), lastSync: deps.lastSync(), vaultHas: (name) => vault.get(name) !== null },

@@ -19,7 +19,7 @@ import { call, createTeam, teamKey } from '../helpers/team-chat-api.ts';
 const browser = useBrowser();
 const SECRET = 'sk-fake-provider-secret-4f9a1c';
 
-/** A stopped gateway's files: a custom provider whose key is in .env, two agents on it, one on an OAuth login, one on a keyless local model. */
+/** A stopped gateway's files: a custom provider whose key is in .env, two agents on it (one with fallbacks), one on an OAuth login, one on a keyless local model. */
 function gatewayFiles(home: string): { config: string; env: string } {
   const dir = join(home, 'gateway-state');
   mkdirSync(dir, { recursive: true });
@@ -34,11 +34,11 @@ function gatewayFiles(home: string): { config: string; env: string } {
             baseUrl: 'http://127.0.0.1:9/v1',
             api: 'openai-completions',
             apiKey: '${FAKELLM_API_KEY}',
-            models: [{ id: 'fake-1', name: 'Fake 1' }],
+            models: [{ id: 'fake-1', name: 'Fake 1' }, { id: 'fake-2', name: 'Fake 2' }],
           },
         },
       },
-      agents: { defaults: { model: { primary: 'fakellm/fake-1' } }, entries: { res: { model: 'fakellm/fake-1' }, coder: { model: 'openai-codex/gpt-5.5' }, local: { model: 'ollama/gemma4' } } },
+      agents: { defaults: { model: { primary: 'fakellm/fake-1' } }, entries: { res: { model: 'fakellm/fake-1' }, fb: { model: { primary: 'fakellm/fake-1', fallbacks: ['fakellm/fake-2', 'openai-codex/gpt-5.5'] } }, coder: { model: 'openai-codex/gpt-5.5' }, local: { model: 'ollama/gemma4' } } },
     }),
   );
   writeFileSync(env, `FAKELLM_API_KEY=${SECRET}\n`);
@@ -56,6 +56,8 @@ void test('Budgets (issue 22, item 7): the gateway page routes the agents throug
   const section = page.getByRole('region', { name: 'Model routing' });
   const agents = section.getByRole('region', { name: 'Routed agents' });
   const agentRow = (id: string) => agents.getByRole('row', { name: new RegExp(`^${id}\\b`) });
+  const fallbacks = (id: string) => agents.getByRole('list', { name: `${id}'s fallbacks` }).getByRole('listitem');
+  const OAUTH_FALLBACK = 'then openai-codex/gpt-5.5 (Not routed: a login (OAuth) provider; metered from the gateway’s usage)';
 
   // On by default, not applied yet: the key is still in the gateway's files and the page says so.
   const toggle = section.getByRole('switch', { name: /Route model calls through svc/ });
@@ -67,6 +69,7 @@ void test('Budgets (issue 22, item 7): the gateway page routes the agents throug
   assert.deepEqual(await warning.getByRole('listitem').allInnerTexts(), ['FAKELLM_API_KEY']);
   await section.getByText('svc holds no provider yet.').waitFor();
   await section.getByText('Not synced yet.').waitFor();
+  assert.deepEqual(await fallbacks('fb').allInnerTexts(), ['then fakellm/fake-2 (not routed yet: Sync routes it)', OAUTH_FALLBACK]);
 
   // Sync: the key moves into svc's vault; the agents point at svc.
   await section.getByRole('button', { name: 'Sync' }).click();
@@ -74,6 +77,9 @@ void test('Budgets (issue 22, item 7): the gateway page routes the agents throug
   await agentRow('res').getByText('Routed', { exact: true }).waitFor();
   await agentRow('main').getByText('Routed', { exact: true }).waitFor();
   await agentRow('coder').getByText(/Not routed: a login/).waitFor();
+  // A fallback on the agent's provider goes through svc with it; one on a login provider stays off svc, and says so.
+  await agentRow('fb').getByText('Routed', { exact: true }).waitFor();
+  assert.deepEqual(await fallbacks('fb').allInnerTexts(), ['then fakellm/fake-2 (through svc)', OAUTH_FALLBACK]);
   const upstream = section.getByRole('list', { name: 'Providers svc forwards to' }).getByRole('listitem');
   assert.deepEqual((await upstream.allInnerTexts()).sort(), ['fakellm http://127.0.0.1:9/v1\nKey held by svc', 'ollama http://127.0.0.1:11434/v1\nNo key held']);
   await agentRow('local').getByText('Routed', { exact: true }).waitFor();

@@ -20,6 +20,7 @@ import { createLedgerStore, emptyLedger } from '../../shared/gateway-wiring/ledg
 import { reconcileOnce, type DesiredState, type ReconcileDeps } from '../../shared/gateway-wiring/reconcile.ts';
 import { wiringView } from '../../shared/gateway-wiring/view.ts';
 import { createRegistryStore } from '../../shared/model-routing/registry.ts';
+import { noneFromDefault } from '../../shared/model-routing/from-default.ts';
 import { parseDotenv } from '../../shared/settings/gateway-files.ts';
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any -- arbitrary config shapes
@@ -110,12 +111,12 @@ function rig(t: TestContext, config: Json, env: string) {
   const log = { info: () => {}, warn: () => {}, error: () => {} };
   const tokens = createAgentTokenStore(db);
   const gateway = { connected: () => false, call: () => Promise.reject(new Error('not connected')) };
-  let fromDefault: string[] = [];
+  let fromDefault = noneFromDefault();
   const deps: ReconcileDeps = {
     gateway, log, vault, ledgers: createLedgerStore(settings, log), backupFallback: join(dir, 'copy.json'),
     routing: {
       registry: createRegistryStore(settings, vault, log), vault, log,
-      fromDefault: { read: () => fromDefault, write: (ids) => void (fromDefault = ids) },
+      fromDefault: { read: () => fromDefault, write: (v) => void (fromDefault = v) },
       tokens: { mint: (a) => tokens.mint('model', { agentId: a }).token, verify: () => null, revokeToken: () => {} },
     },
     bindings: {

@@ -12,6 +12,7 @@ import { createAgentTokenStore } from '../../shared/agent-tokens/index.ts';
 import { openDatabase } from '../../shared/db/open.ts';
 import { createSettingsTable } from '../../shared/db/settings-table.ts';
 import { createRegistryStore } from '../../shared/model-routing/registry.ts';
+import { noneFromDefault } from '../../shared/model-routing/from-default.ts';
 import { createTokenStateStore } from '../../shared/model-routing/token-names.ts';
 import type { RoutingDeps } from '../../shared/model-routing/sync.ts';
 import { readGateway } from '../../shared/gateway-wiring/gateway-read.ts';
@@ -40,7 +41,7 @@ export function rig(t: TestContext, files: { config: Json; env: string }) {
   const registry = createRegistryStore(createSettingsTable(db), vault, log);
   const agentTokens = createAgentTokenStore(db);
   const minted: string[] = [];
-  let fromDefault: string[] = [];
+  let fromDefault = noneFromDefault();
   const gateway = { connected: () => false, call: () => Promise.reject(new Error('not connected')) };
   const settings = createSettingsTable(db);
   const tokenStates = createTokenStateStore(settings, log);
@@ -49,7 +50,7 @@ export function rig(t: TestContext, files: { config: Json; env: string }) {
     registry,
     vault,
     log,
-    fromDefault: { read: () => fromDefault, write: (ids) => void (fromDefault = ids) },
+    fromDefault: { read: () => fromDefault, write: (v) => void (fromDefault = v) },
     tokens: {
       mint: (agentId) => {
         minted.push(agentId);
@@ -101,3 +102,13 @@ export const baseConfig = (providers: Json, entries: Json = {}, primary = 'fakel
   custom: { kept: true },
 });
 
+
+export const ANT_KEY = 'sk-ant-fake-upstream-abcdef012345';
+
+/** A second custom upstream, on another API and origin than fakeProvider's. */
+export const fakeAnthropicProvider = () => ({
+  baseUrl: 'http://127.0.0.1:9998',
+  apiKey: '${FAKEANT_API_KEY}',
+  api: 'anthropic-messages',
+  models: [{ id: 'claude-fake', name: 'Claude Fake', cost: { input: 1, output: 5, cacheRead: 0, cacheWrite: 0 }, contextWindow: 200000, maxTokens: 4096 }],
+});

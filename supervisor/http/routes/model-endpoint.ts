@@ -1,6 +1,8 @@
 // svc's model endpoint (issue 22): `/model/<agentId>/<api path>` on svc's own
 // port, outside /api, where the gateway's per-agent `svc-<agentId>` provider
-// sends every model call. The caller's token (purpose `model`, bound to the
+// sends every model call, and `/model/<agentId>/via/<upstream>/<api path>`
+// where its `svc-<agentId>~<upstream>` entry sends the agent's fallbacks on
+// another upstream (the registry must list that upstream for the agent). The caller's token (purpose `model`, bound to the
 // path's agent) is the gate: it is checked before the body is read, and the
 // dashboard's access gate and rate limit do not apply here (app.ts). Errors
 // answer in the envelope of the API the path names (error-shape.ts:
@@ -9,7 +11,7 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AppDeps } from '../../deps.ts';
 import { createCallContextReader } from '../../../shared/model-proxy/call-context.ts';
-import { apiOfTail } from '../../../shared/model-proxy/api.ts';
+import { apiOfTail, splitViaTail } from '../../../shared/model-proxy/api.ts';
 import { errorAnswer } from '../../../shared/model-proxy/error-shape.ts';
 import { createAgentLimits } from '../../../shared/model-proxy/agent-limits.ts';
 import { createWriteBatch } from '../../../shared/db/write-batch.ts';
@@ -32,6 +34,7 @@ const M = {
   method: 'method not allowed: use POST',
   badJson: 'request body is not a JSON object',
   notRouted: (agentId: string) => `agent ${agentId} is not routed through svc`,
+  notRoutedVia: (agentId: string, upstream: string) => `agent ${agentId} is not routed through svc to upstream ${upstream}`,
   hostUnconfirmed: (upstream: string) => `upstream ${upstream} has moved to a host its key was not stored for: confirm the host in svc (Model routing) before calls go there`,
   tooLarge: (n: number) => `request body over ${n} bytes`,
 } as const;
@@ -74,7 +77,7 @@ export async function modelEndpointRoutes(scope: FastifyInstance, deps: AppDeps,
   scope.setErrorHandler((err: FastifyError, req: FastifyRequest, reply: FastifyReply) => {
     const status = err instanceof HttpError ? err.statusCode : (err.statusCode ?? 500);
     const params = req.params as { agentId?: string; '*'?: string };
-    const api = apiOfTail(params['*'] ?? '');
+    const api = apiOfTail(splitViaTail(params['*'] ?? '').tail);
     if (status >= 500) deps.logger.error({ err, method: req.method, agentId: params.agentId }, 'model endpoint: internal error');
     const message =
       status === 413 ? M.tooLarge(bodyLimit)
@@ -113,11 +116,13 @@ export async function modelEndpointRoutes(scope: FastifyInstance, deps: AppDeps,
   });
 
   async function serve(req: FastifyRequest, reply: FastifyReply, agentId: string, tail: string, receivedAt: number): Promise<void> {
-    const api = apiOfTail(tail);
+    const { via, tail: apiTail } = splitViaTail(tail);
+    const api = apiOfTail(apiTail);
     if (api === null) throw new HttpError(404, M.unknownPath);
     if (req.method !== 'POST') throw new HttpError(405, M.method);
-    const upstream = registry.resolve(agentId);
-    if (upstream === null) throw new HttpError(404, M.notRouted(agentId));
+    // A fallback's path reaches only an upstream the agent's entry lists, with that upstream's models.
+    const upstream = via === null ? registry.resolve(agentId) : registry.resolve(agentId, via);
+    if (upstream === null) throw new HttpError(404, via === null ? M.notRouted(agentId) : M.notRoutedVia(agentId, via));
     // A key goes only to the host it was stored for; without it the call would go out keyless, or to the wrong place.
     if (!upstream.hostConfirmed) throw new HttpError(403, M.hostUnconfirmed(upstream.id));
     const raw = Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);

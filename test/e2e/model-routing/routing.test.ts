@@ -3,7 +3,8 @@
 // .env, the provider key moved to svc's vault), the gateway hot-reloads
 // them, and its model calls reach the fake model THROUGH svc's endpoint.
 // A recording pass-through stands in front of the fake model to show what
-// reached "the provider". One gateway and one svc for the file.
+// reached "the provider"; an agent whose provider is down falls over to its
+// fallback through svc. One gateway and one svc for the file.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { appendFileSync, readFileSync } from 'node:fs';
@@ -22,6 +23,8 @@ const CHAT_MS = 120_000;
 const UPSTREAM_KEY = 'sk-fake-local';
 /** The second upstream's key (Anthropic Messages). */
 const ANTHROPIC_KEY = 'sk-ant-fake-local-0123456789';
+/** The key of a provider nothing answers (the fallback test's primary). */
+const DEAD_KEY = 'sk-dead-provider-0123456789';
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any -- API bodies and config shapes
 
 let gw: TeamChatGateway | undefined;
@@ -251,4 +254,46 @@ void test('Budgets (issue 22, item 2): svc restarted on another port re-applies 
   assert.equal(turn.state, 'final', JSON.stringify(turn));
   assert.match(turn.text, /ECHO: hello again/);
   await waitFor(async () => (await okCalls()) > before, { what: 'the call to be recorded by the restarted svc' });
+});
+
+void test('Budgets (issue 22, item 2): when an agent\'s provider is down the gateway falls over to its fallback on another upstream, and that call goes through svc too', async () => {
+  const [faller] = (await gateway().createAgents(['Faller'])) as [string];
+  // A primary nothing answers (its port is closed: svc's 502) and the Anthropic fake as the fallback.
+  appendFileSync(join(gateway().stateDir, '.env'), `DEADLLM_API_KEY=${DEAD_KEY}\n`);
+  gateway().mergeConfig({
+    models: { providers: { deadllm: { baseUrl: 'http://127.0.0.1:9/v1', apiKey: '${DEADLLM_API_KEY}', api: 'openai-completions', models: [{ id: 'dead-1', name: 'Dead', reasoning: false, input: ['text'], contextWindow: 128000, maxTokens: 4096 }] } } },
+    agents: { entries: { [faller]: { model: { primary: 'deadllm/dead-1', fallbacks: ['fakeant/claude-fake'] } } } },
+  });
+  const session = await gateway().session();
+  await waitFor(async () => {
+    const snap = (await session.request('config.get', {})) as Json;
+    return ((snap.config ?? snap.parsed ?? snap) as Json).agents?.entries?.[faller]?.model?.primary === 'deadllm/dead-1';
+  }, { what: "the gateway to load the faller's model", timeoutMs: 60_000, intervalMs: 500 });
+  const res = await api('/api/system/model-routing/sync', { method: 'POST' });
+  assert.equal(res.body.lastSync.ok, true, JSON.stringify(res.body.lastSync));
+  const row = (res.body.agents as Json[]).find((a) => a.agentId === faller) as Json;
+  assert.deepEqual([row.routed, row.upstream, row.fallbacks.map((f: Json) => [f.ref, f.routed])], [true, 'deadllm', [['fakeant/claude-fake', true]]]);
+  await waitFor(async () => {
+    const snap = (await session.request('config.get', {})) as Json;
+    const cfg = (snap.config ?? snap.parsed ?? snap) as Json;
+    return cfg.agents?.entries?.[faller]?.model?.fallbacks?.[0] === `svc-${faller}~fakeant/claude-fake` && cfg.models?.providers?.[`svc-${faller}~fakeant`] !== undefined;
+  }, { what: 'the gateway to load the routed fallback', timeoutMs: 60_000, intervalMs: 500 });
+  assert.ok(!gatewayFilesText().includes(DEAD_KEY), "the dead provider's key left the gateway's files too");
+
+  const fake = anthropic as FakeAnthropic;
+  const before = fake.requests.length;
+  const turn = await chatWhenSettled(`agent:${faller}:fallback-e2e`, 'hello fallback');
+  assert.equal(turn.state, 'final', JSON.stringify(turn));
+  assert.match(turn.text, /ECHO:/);
+  const seen = fake.requests.slice(before);
+  assert.ok(seen.length >= 1, 'the fallback provider was called');
+  for (const r of seen) assert.deepEqual([r.path, r.headers['x-api-key'], r.body.model], ['/v1/messages', ANTHROPIC_KEY, 'claude-fake']);
+  const calls = await waitFor(async () => {
+    const r = await api(`/api/model-calls?agentId=${encodeURIComponent(faller)}&limit=500`);
+    const done = (r.body.calls as Json[]).filter((c) => c.outcome !== 'open');
+    return done.some((c) => c.provider === 'fakeant' && c.outcome === 'ok') ? done : undefined;
+  }, { what: "the faller's model_calls rows" });
+  // Both go through svc as the faller's: the primary's failures, then the fallback that answered.
+  assert.ok(calls.some((c) => c.provider === 'deadllm' && c.outcome === 'upstream_error'), JSON.stringify(calls));
+  assert.ok(calls.every((c) => ['deadllm', 'fakeant'].includes(c.provider as string)), JSON.stringify(calls));
 });

@@ -5,7 +5,8 @@
 // any real provider key still in the gateway's files, and Sync. Issue 31:
 // an upstream whose base URL moved off the host its key was stored for is
 // shown unconfirmed with a button to confirm it; each agent's model token
-// can be rotated or revoked (the token itself never reaches the page).
+// can be rotated or revoked (the token itself never reaches the page). Each
+// agent's fallbacks are listed under its model, each through svc or not and why.
 import { useAgentTokenAction, useConfirmUpstreamHost, useModelRouting, useSetModelRouting, useSyncModelRouting } from '../../api/model-routing.ts';
 import type { ModelRoutingView } from '../../api/types.ts';
 import { ErrorState, Loading } from '../../components/states.tsx';
@@ -52,6 +53,26 @@ function TokenCell({ agentId, view }: { agentId: string; view: ModelRoutingView 
   );
 }
 
+type AgentView = ModelRoutingView['agents'][number];
+
+/** The agent's fallbacks in the order the gateway tries them: through svc, or why not. */
+function Fallbacks({ agent: a, enabled }: { agent: AgentView; enabled: boolean }) {
+  if (a.fallbacks.length === 0) return null;
+  return (
+    <ul className="mt-1 flex flex-col gap-0.5" aria-label={`${a.agentId}'s fallbacks`}>
+      {a.fallbacks.map((f, i) => (
+        <li key={`${i}:${f.ref}`}>
+          <span className="text-muted">then </span>
+          {f.ref}{' '}
+          <span className={`font-sans ${f.routed ? 'text-ok' : 'text-muted'}`}>
+            {f.routed ? '(through svc)' : f.reason ? `(${REASON[f.reason]})` : enabled ? '(not routed yet: Sync routes it)' : '(not routed)'}
+          </span>
+        </li>
+      ))}
+    </ul>
+  );
+}
+
 function Agents({ view: v }: { view: ModelRoutingView }) {
   if (v.agents.length === 0) return <p className="text-sm text-muted">No agents on the gateway yet.</p>;
   return (
@@ -69,7 +90,10 @@ function Agents({ view: v }: { view: ModelRoutingView }) {
           {v.agents.map((a) => (
             <tr key={a.agentId} className="border-b border-border last:border-b-0">
               <th scope="row" className="py-1.5 pr-3 font-medium">{a.agentId}</th>
-              <td className="py-1.5 pr-3 font-mono text-xs break-all">{a.upstream && a.model ? `${a.upstream}/${a.model}` : (a.model ?? '—')}</td>
+              <td className="py-1.5 pr-3 font-mono text-xs break-all">
+                {a.upstream && a.model ? `${a.upstream}/${a.model}` : (a.model ?? '—')}
+                <Fallbacks agent={a} enabled={v.enabled} />
+              </td>
               <td className={`py-1.5 pr-3 ${a.routed ? 'text-ok' : 'text-muted'}`}>{a.routed ? 'Routed' : a.reason ? REASON[a.reason] : v.enabled ? 'Not routed yet: Sync routes it' : 'Not routed'}</td>
               <TokenCell agentId={a.agentId} view={v} />
             </tr>

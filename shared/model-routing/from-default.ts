@@ -1,0 +1,52 @@
+// Which routed agents' svc refs stand for the gateway's defaults, kept
+// between routing rounds (the setting `model-routing:from-default`): an
+// agent on `agents.defaults.model` gets a model of its own pointing at svc
+// (`primary`), and one that took the defaults' fallbacks gets svc's copies
+// of them in its entry (`fallbacks`). The next round follows the defaults
+// again for them, and routing off removes what svc wrote, so the agent is
+// back on the defaults. A list stored before fallbacks were routed names the
+// primaries only.
+import { z } from 'zod';
+import type { SettingsTable } from '../db/settings-table.ts';
+import { messageOf } from '../errors.ts';
+
+export const FROM_DEFAULT_KEY = 'model-routing:from-default';
+
+const ids = z.array(z.string()).catch([]);
+const FromDefaultShape = z.object({ primary: ids.default([]), fallbacks: ids.default([]) });
+export type FromDefault = z.infer<typeof FromDefaultShape>;
+export const FromDefaultSchema = z.union([
+  FromDefaultShape,
+  z.array(z.unknown()).transform((list): FromDefault => ({ primary: list.filter((id): id is string => typeof id === 'string'), fallbacks: [] })),
+]);
+
+export const noneFromDefault = (): FromDefault => ({ primary: [], fallbacks: [] });
+
+/** As a plan's input takes them. */
+export const fromDefaultSets = (v: FromDefault): { fromDefault: ReadonlySet<string>; fallbacksFromDefault: ReadonlySet<string> } => ({
+  fromDefault: new Set(v.primary),
+  fallbacksFromDefault: new Set(v.fallbacks),
+});
+
+export interface FromDefaultStore {
+  read(): FromDefault;
+  write(value: FromDefault): void;
+}
+
+export function createFromDefaultStore(settings: Pick<SettingsTable, 'get' | 'set'>, log: { warn(obj: object, msg: string): void }): FromDefaultStore {
+  return {
+    read() {
+      const text = settings.get(FROM_DEFAULT_KEY);
+      if (text === null) return noneFromDefault();
+      try {
+        const parsed = FromDefaultSchema.safeParse(JSON.parse(text));
+        if (parsed.success) return parsed.data;
+        log.warn({ key: FROM_DEFAULT_KEY }, 'model-routing setting does not match its schema; treating every routed model as explicit');
+      } catch (err) {
+        log.warn({ key: FROM_DEFAULT_KEY, error: messageOf(err) }, 'model-routing setting is not JSON; treating every routed model as explicit');
+      }
+      return noneFromDefault();
+    },
+    write: (value) => void settings.set(FROM_DEFAULT_KEY, JSON.stringify(value)),
+  };
+}
