@@ -65,10 +65,18 @@ export function openDatabase(path: string, opts: OpenOptions = {}): Db {
     // file never corrupts; only an OS crash or power loss can lose the last
     // transactions. FULL would fsync every commit for that last guarantee.
     db.pragma('synchronous = NORMAL');
-    if (opts.autoCheckpoint === false) db.pragma('wal_autocheckpoint = 0');
+    if (opts.autoCheckpoint === false) setAutoCheckpoint(db, false);
     if (opts.migrate ?? true) migrate(db);
   }
   return db;
+}
+
+/** SQLite's own threshold (pages): a commit that crosses it checkpoints. */
+const AUTO_CHECKPOINT_PAGES = 1000;
+
+/** Whether this connection's commits checkpoint the WAL themselves (SQLite's default), or leave it to another thread. */
+export function setAutoCheckpoint(db: Db, on: boolean): void {
+  db.pragma(`wal_autocheckpoint = ${on ? AUTO_CHECKPOINT_PAGES : 0}`);
 }
 
 /** Checkpoints the WAL into the main file and closes. Errors are the caller's to log. */

@@ -10,6 +10,14 @@ import type { Tx } from './tx.ts';
 export interface WriteBatch {
   /** Runs fn in the next group transaction; resolves with its result once that has committed. */
   run<T>(fn: () => T): Promise<T>;
+  /**
+   * A write whose caller waits on it (a model call's reservation): run at
+   * once in a transaction of its own when no batch is waiting (a lone write
+   * gains nothing from a turn's wait for company, and its commit is short),
+   * else in the waiting batch, whose commit is a turn away at most. The
+   * result comes back as it is, or as a promise when it joined a batch.
+   */
+  runEager<T>(fn: () => T): T | Promise<T>;
 }
 
 interface Queued {
@@ -47,12 +55,13 @@ export function createWriteBatch(tx: Tx, schedule: (flush: () => void) => void =
       else q.reject(o.err);
     });
   };
+  const run = <T>(fn: () => T): Promise<T> =>
+    new Promise<T>((resolve, reject) => {
+      if (queue.length === 0) schedule(flush);
+      queue.push({ fn, resolve: resolve as (value: unknown) => void, reject });
+    });
   return {
-    run<T>(fn: () => T): Promise<T> {
-      return new Promise<T>((resolve, reject) => {
-        if (queue.length === 0) schedule(flush);
-        queue.push({ fn, resolve: resolve as (value: unknown) => void, reject });
-      });
-    },
+    run,
+    runEager: <T>(fn: () => T): T | Promise<T> => (queue.length === 0 ? tx.run(fn) : run(fn)),
   };
 }

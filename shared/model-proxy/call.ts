@@ -61,7 +61,8 @@ export interface ModelCallDeps {
   /**
    * The row and its reservation are one write, its end and settlement
    * another (the ledger nests in each); calls in the same turn share a
-   * commit (write-batch.ts).
+   * commit (write-batch.ts). A reservation runs at once when no batch is
+   * waiting: the call is forwarded without waiting a turn.
    */
   writes: WriteBatch;
   calls: ModelCalls;
@@ -202,10 +203,11 @@ export function createModelCallHandler(deps: ModelCallDeps) {
       return;
     }
 
-    const { id, reserved } = await deps.writes.run(() => {
+    const reservation = deps.writes.runEager(() => {
       const callId = open();
       return { id: callId, reserved: ledger.reserve(callId, scope, est.usd) };
     });
+    const { id, reserved } = reservation instanceof Promise ? await reservation : reservation;
     if (!reserved.ok) {
       const label = budgetLabel(reserved.refusedBy);
       const durationMs = performance.now() - req.receivedAt;

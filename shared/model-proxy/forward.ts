@@ -174,8 +174,8 @@ export function forward(input: ForwardInput): Promise<ForwardResult> {
       if (ok && !type.includes('text/event-stream')) jsonCopy = [];
       if (!callerGone) {
         res.writeHead(status, { ...responseHeaders(ur), [OVERHEAD_HEADER]: overhead });
-        // A stream's first bytes must not wait for a second chunk.
-        res.flushHeaders();
+        // A stream's first bytes must not wait for a second chunk; any other answer's headers go out with its body.
+        if (input.stream) res.flushHeaders();
       }
       const metered = ok && jsonCopy === null && cut !== null && input.meter !== undefined;
       ur.on('data', (data: Buffer) => {

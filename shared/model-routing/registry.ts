@@ -94,6 +94,8 @@ export function createRegistryStore(
   // Parsed once per stored text: the endpoint resolves on every call.
   let cachedText: string | null = null;
   let cached: RoutingRegistry = empty();
+  // Per parsed upstream (a new registry text parses new objects): whether its key may go to its host.
+  const confirmedOf = new WeakMap<Upstream, boolean>();
   const read = (): RoutingRegistry => {
     const text = settings.get(REGISTRY_KEY);
     if (text === cachedText) return cached;
@@ -125,8 +127,12 @@ export function createRegistryStore(
       const models = upstreamId === undefined ? entry.models : Object.hasOwn(entry.via, upstreamId) ? entry.via[upstreamId] : undefined;
       if (models === undefined || !Object.hasOwn(registry.upstreams, id)) return null;
       const upstream = registry.upstreams[id] as Upstream;
-      // A name svc owns (a model token, an MCP binding) is never a provider key, whatever a stored registry says.
-      const confirmed = hostConfirmed(registry.keyHosts, upstream) && (upstream.keyName === null || !isSvcOwnedKeyName(upstream.keyName));
+      let confirmed = confirmedOf.get(upstream);
+      if (confirmed === undefined) {
+        // A name svc owns (a model token, an MCP binding) is never a provider key, whatever a stored registry says.
+        confirmed = hostConfirmed(registry.keyHosts, upstream) && (upstream.keyName === null || !isSvcOwnedKeyName(upstream.keyName));
+        confirmedOf.set(upstream, confirmed);
+      }
       const apiKey = upstream.keyName === null || !confirmed ? null : vault.get(upstream.keyName);
       return { id, ...upstream, apiKey, models, hostConfirmed: confirmed };
     },

@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { openDatabase, type Db } from '../../shared/db/open.ts';
+import { openDatabase, setAutoCheckpoint, type Db } from '../../shared/db/open.ts';
 import { createSettingsTable } from '../../shared/db/settings-table.ts';
 import { createTx } from '../../shared/db/tx.ts';
 import { createWriteBatch } from '../../shared/db/write-batch.ts';
@@ -88,4 +88,60 @@ void test('Database: a connection opened with autoCheckpoint false leaves its co
   const on = walBytes(tempDb(t));
   assert.ok(off > 1500 * pageBytes, `the WAL kept every commit: ${off} bytes`);
   assert.ok(on < 1200 * pageBytes, `the WAL was checkpointed and reused: ${on} bytes`);
+});
+
+void test('Database: setAutoCheckpoint turns a connection\'s own checkpoints off and back on (the supervisor while its tail worker runs, and after it exits)', (t) => {
+  const opened = tempDb(t);
+  const settings = createSettingsTable(opened.db);
+  const fill = (from: number) => {
+    for (let i = from; i < from + 500; i++) settings.set(`k${i}`, 'x'.repeat(14_000));
+    return statSync(`${opened.path}-wal`).size;
+  };
+  const pageBytes = 4096;
+  setAutoCheckpoint(opened.db, false);
+  const off = fill(0);
+  assert.ok(off > 1500 * pageBytes, `off: the WAL kept every commit: ${off} bytes`);
+  setAutoCheckpoint(opened.db, true);
+  fill(500);
+  assert.equal(opened.db.pragma('wal_autocheckpoint', { simple: true }), 1000);
+  // The WAL file keeps its size once grown, but a checkpoint ran: its frames are in the main file.
+  const [row] = opened.db.pragma('wal_checkpoint(PASSIVE)') as Array<{ busy: number; log: number; checkpointed: number }>;
+  assert.ok(row && row.log < 1200, `on: the commits after the switch reused a checkpointed WAL (${row?.log} frames in it)`);
+});
+
+void test('Write batch: runEager commits at once when no batch is waiting, and joins the waiting batch otherwise', async (t) => {
+  const { db, path } = tempDb(t);
+  const tx = createTx(db, (err) => assert.fail(String(err)));
+  const settings = createSettingsTable(db);
+  const flushes: Array<() => void> = [];
+  const batch = createWriteBatch(tx, (flush) => flushes.push(flush));
+  const other = openDatabase(path, { migrate: false });
+  t.after(() => other.close());
+  const seen = () => other.prepare("SELECT key FROM settings WHERE key LIKE 'eager.%' ORDER BY key").pluck().all();
+
+  const alone = batch.runEager(() => {
+    settings.set('eager.a', '1');
+    return 'a';
+  });
+  assert.equal(alone, 'a', 'the value itself, not a promise');
+  assert.deepEqual(seen(), ['eager.a'], 'committed before runEager returned');
+  assert.equal(flushes.length, 0, 'no batch was scheduled');
+
+  const queued = batch.run(() => settings.set('eager.b', '2'));
+  const joined = batch.runEager(() => {
+    settings.set('eager.c', '3');
+    return 'c';
+  });
+  assert.ok(joined instanceof Promise, 'a promise: it waits for the batch');
+  assert.deepEqual(seen(), ['eager.a'], 'nothing of the batch before its flush');
+  assert.equal(flushes.length, 1);
+  (flushes[0] as () => void)();
+  await queued;
+  assert.equal(await joined, 'c');
+  assert.deepEqual(seen(), ['eager.a', 'eager.b', 'eager.c']);
+  assert.throws(() => batch.runEager(() => {
+    settings.set('eager.d', '4');
+    throw new Error('d failed');
+  }), /d failed/);
+  assert.deepEqual(seen(), ['eager.a', 'eager.b', 'eager.c'], 'a write that threw at once left nothing');
 });
