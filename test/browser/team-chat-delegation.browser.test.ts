@@ -79,9 +79,15 @@ async function untilStatus(item: Locator, status: string, stream: ChatStream): P
   }
 }
 
-/** Live bubbles not inside any hand-over (a child's text must never be one). */
-const topLevelLive = (page: Page) =>
-  page.evaluate<number>('[...document.querySelectorAll("[data-live]")].filter((el) => !el.closest("[data-handover]")).length');
+/**
+ * The child's live bubbles not inside any hand-over (its text must never be
+ * one). Only the child's: once it is done, the lead's continuation streams
+ * at the top level, as it should.
+ */
+const topLevelLive = (page: Page, childKey: string) =>
+  page.evaluate<number>(
+    `[...document.querySelectorAll("[data-live]")].filter((el) => el.getAttribute("data-live") === ${JSON.stringify(childKey)} && !el.closest("[data-handover]")).length`,
+  );
 
 void test(`${S}: the hand-over shows the child running, its text streams inside, its reply lands inside with its cost, the lead continues; keyboard collapse and expand; axe light`, async (t) => {
   const { gw, svc, lea, res } = rig();
@@ -114,7 +120,7 @@ void test(`${S}: the hand-over shows the child running, its text streams inside,
   const live = region.locator('[data-live-text]');
   await live.waitFor();
   await region.getByText('Res', { exact: true }).first().waitFor();
-  assert.equal(await topLevelLive(page), 0, 'no live bubble outside the hand-over');
+  assert.equal(await topLevelLive(page, childKey), 0, 'no live bubble of the child outside the hand-over');
   await page.getByRole('button', { name: 'Stop', exact: true }).waitFor();
   assert.deepEqual(await axeSerious(page), [], 'axe while the child runs');
   gw.model.release();
@@ -131,7 +137,7 @@ void test(`${S}: the hand-over shows the child running, its text streams inside,
   assert.equal(await region.isVisible(), false);
   assert.equal(await page.locator(`[data-entry-id="${reply.entryId}"]`).count(), 1, 'the reply is in the page once, inside the hand-over');
   assert.equal(await item.locator(`[data-entry-id="${reply.entryId}"]`).count(), 1);
-  assert.equal(await topLevelLive(page), 0);
+  assert.equal(await topLevelLive(page, childKey), 0, 'no live bubble of the child outside the hand-over once it is done');
 
   // Lea continues with the result: a lead bubble after the hand-over, marked as such.
   const cont = await stream.row("Lea's continuation", (e) => e.trigger === 'announce' && e.agentId === lea.id && e.role === 'assistant');
