@@ -62,7 +62,14 @@ const COLUMNS = `id, purpose, agent_id AS agentId, team_id AS teamId, task_id AS
 const TOKEN_SHAPE = /^svc_[a-z]+_[A-Za-z0-9_-]{43}$/;
 const sha256 = (token: string) => createHash('sha256').update(token, 'utf8').digest('hex');
 
+/** Live bindings kept per presented token (the model endpoint verifies one on every call); unknown tokens are never kept. */
+const VERIFIED_MAX = 1024;
+
 export function createAgentTokenStore(db: Db, now: () => number = Date.now): AgentTokenStore {
+  // Only this store (the supervisor's) mints and revokes, and each of its
+  // writes empties the map: a revoked token is refused from the next call.
+  // Other threads and processes (the MCP binaries) only verify.
+  const verified = new Map<string, AgentTokenBinding>();
   const insert = db.prepare(
     `INSERT INTO agent_tokens (id, token_sha256, purpose, agent_id, team_id, task_id, tenant_id, created_at, revoked_at)
      VALUES (@id, @hash, @purpose, @agentId, @teamId, @taskId, @tenantId, @createdAt, NULL)`,
@@ -87,15 +94,29 @@ export function createAgentTokenStore(db: Db, now: () => number = Date.now): Age
         revokedAt: null,
       };
       insert.run({ ...binding, hash: sha256(token) });
+      verified.clear();
       return { token, binding };
     },
     verify(purpose, token) {
       // The shape check keeps an arbitrary header from costing a hash and a query.
       if (typeof token !== 'string' || !TOKEN_SHAPE.test(token) || !token.startsWith(`svc_${purpose}_`)) return null;
-      return (byHash.get(sha256(token), purpose) as AgentTokenBinding | undefined) ?? null;
+      const seen = verified.get(token);
+      if (seen !== undefined) return seen;
+      const found = (byHash.get(sha256(token), purpose) as AgentTokenBinding | undefined) ?? null;
+      if (found !== null) {
+        if (verified.size >= VERIFIED_MAX) verified.clear();
+        verified.set(token, found);
+      }
+      return found;
     },
     get: (id) => (byId.get(id) as AgentTokenBinding | undefined) ?? null,
-    revoke: (id) => revoke.run(now(), id).changes === 1,
-    revokeAgent: (purpose, agentId) => revokeAgent.run(now(), purpose, agentId).changes,
+    revoke: (id) => {
+      verified.clear();
+      return revoke.run(now(), id).changes === 1;
+    },
+    revokeAgent: (purpose, agentId) => {
+      verified.clear();
+      return revokeAgent.run(now(), purpose, agentId).changes;
+    },
   };
 }
