@@ -7,7 +7,7 @@
 import { mkdirSync } from 'node:fs';
 import type { Config } from '../shared/config.ts';
 import { createChatMessages, type ChatRow } from '../shared/db/chat-messages.ts';
-import { checkpointAndClose, openDatabase, setAutoCheckpoint } from '../shared/db/open.ts';
+import { checkpointAndClose, openDatabase } from '../shared/db/open.ts';
 import { createSettingsTable } from '../shared/db/settings-table.ts';
 import { createTx } from '../shared/db/tx.ts';
 import { createDomain } from '../shared/domain.ts';
@@ -125,17 +125,9 @@ export function createRuntime(config: Config, logger: Logger, opts: RuntimeOptio
       contract: tailContract,
       stopMethod: 'stop',
       workerData: () => ({ dbPath: paths.db, intervalMs: config.tailIntervalMs, batchSize: CHAT_BATCH, watermarks: watermarks.buffer }),
-      // While the tail worker runs, it checkpoints the WAL (every few
-      // seconds) and this connection does not: a commit that crosses the
-      // auto-checkpoint threshold copies the WAL into the file before it
-      // returns, a stall of whatever model call or request is on this thread.
       onStart: (client) => {
-        setAutoCheckpoint(db, false);
         client.on('events', ({ rows }) => hubs.events.offerTailed(rows));
         client.on('chat', ({ rows }) => hubs.chat.offerTailed(rows));
-      },
-      onExit: () => {
-        if (db.open) setAutoCheckpoint(db, true);
       },
     });
   }
