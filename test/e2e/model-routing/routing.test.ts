@@ -133,8 +133,8 @@ async function syncTakenLive(): Promise<void> {
 
 void test('Budgets (issue 22, items 2 and 5): a chat.send is answered by the fake model through svc: svc sends its vault key upstream, and one model_calls row per call carries the gateway traceparent trace id', async () => {
   const before = (recorder as Recorder).seen.length;
-  const session = await gateway().session();
-  const turn = await sendChat(session, { sessionKey: `agent:${researcher}:routing-e2e`, message: 'hello through svc', timeoutMs: CHAT_MS });
+  // The sync before this one may still be settling at the gateway (svc retires the variables it replaced): a run superseded by that reload is sent again.
+  const turn = await chatWhenSettled(`agent:${researcher}:routing-e2e`, 'hello through svc');
   assert.equal(turn.state, 'final', JSON.stringify(turn));
   assert.match(turn.text, /ECHO: hello through svc/);
 
