@@ -24,7 +24,8 @@ function tempDb(t: TestContext, opts: { autoCheckpoint?: boolean } = {}): { db: 
   return { db, path };
 }
 
-void test('Write batch: writes of one turn share one flush; a throwing write is undone alone and rejects; the others commit and resolve', async (t) => {
+/** A batch whose flushes the test runs by hand, and what another connection sees of the settings under `prefix`. */
+function handFlushed(t: TestContext, prefix: string) {
   const { db, path } = tempDb(t);
   const tx = createTx(db, (err) => assert.fail(String(err)));
   const settings = createSettingsTable(db);
@@ -32,7 +33,12 @@ void test('Write batch: writes of one turn share one flush; a throwing write is 
   const batch = createWriteBatch(tx, (flush) => flushes.push(flush));
   const other = openDatabase(path, { migrate: false });
   t.after(() => other.close());
-  const seen = () => other.prepare("SELECT key FROM settings WHERE key LIKE 'batch.%' ORDER BY key").pluck().all();
+  const seen = () => other.prepare('SELECT key FROM settings WHERE key LIKE ? ORDER BY key').pluck().all(`${prefix}.%`);
+  return { settings, flushes, batch, seen };
+}
+
+void test('Write batch: writes of one turn share one flush; a throwing write is undone alone and rejects; the others commit and resolve', async (t) => {
+  const { settings, flushes, batch, seen } = handFlushed(t, 'batch');
 
   const first = batch.run(() => {
     settings.set('batch.a', '1');
@@ -110,14 +116,7 @@ void test('Database: setAutoCheckpoint turns a connection\'s own checkpoints off
 });
 
 void test('Write batch: runEager commits at once when no batch is waiting, and joins the waiting batch otherwise', async (t) => {
-  const { db, path } = tempDb(t);
-  const tx = createTx(db, (err) => assert.fail(String(err)));
-  const settings = createSettingsTable(db);
-  const flushes: Array<() => void> = [];
-  const batch = createWriteBatch(tx, (flush) => flushes.push(flush));
-  const other = openDatabase(path, { migrate: false });
-  t.after(() => other.close());
-  const seen = () => other.prepare("SELECT key FROM settings WHERE key LIKE 'eager.%' ORDER BY key").pluck().all();
+  const { settings, flushes, batch, seen } = handFlushed(t, 'eager');
 
   const alone = batch.runEager(() => {
     settings.set('eager.a', '1');
