@@ -1,4 +1,5 @@
 // The `settings` key/value table (team-scoped entries, lead-agent keys, ...).
+import { messageOf } from '../errors.ts';
 import type { Db } from './open.ts';
 
 export interface SettingEntry {
@@ -32,4 +33,32 @@ export function createSettingsTable(db: Db, now: () => number = Date.now): Setti
     },
     delete: (key) => void delStmt.run(key),
   };
+}
+
+/**
+ * A JSON setting read through its schema: `fallback()` when it is absent,
+ * and (with a warning naming the key) when it is not JSON or does not match.
+ * `what` says what the fallback means, for the person reading the log.
+ */
+export function readJsonSetting<T>(
+  settings: Pick<SettingsTable, 'get'>,
+  key: string,
+  schema: { safeParse(v: unknown): { success: true; data: T } | { success: false } },
+  fallback: () => T,
+  log: { warn(obj: object, msg: string): void },
+  what: { name: string; fallback: string },
+): T {
+  const text = settings.get(key);
+  if (text === null) return fallback();
+  let raw: unknown;
+  try {
+    raw = JSON.parse(text);
+  } catch (err) {
+    log.warn({ key, err: messageOf(err) }, `${what.name} is not JSON; ${what.fallback}`);
+    return fallback();
+  }
+  const parsed = schema.safeParse(raw);
+  if (parsed.success) return parsed.data;
+  log.warn({ key }, `${what.name} does not match its schema; ${what.fallback}`);
+  return fallback();
 }

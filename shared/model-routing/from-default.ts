@@ -7,8 +7,7 @@
 // back on the defaults. A list stored before fallbacks were routed names the
 // primaries only.
 import { z } from 'zod';
-import type { SettingsTable } from '../db/settings-table.ts';
-import { messageOf } from '../errors.ts';
+import { readJsonSetting, type SettingsTable } from '../db/settings-table.ts';
 
 export const FROM_DEFAULT_KEY = 'model-routing:from-default';
 
@@ -35,18 +34,11 @@ export interface FromDefaultStore {
 
 export function createFromDefaultStore(settings: Pick<SettingsTable, 'get' | 'set'>, log: { warn(obj: object, msg: string): void }): FromDefaultStore {
   return {
-    read() {
-      const text = settings.get(FROM_DEFAULT_KEY);
-      if (text === null) return noneFromDefault();
-      try {
-        const parsed = FromDefaultSchema.safeParse(JSON.parse(text));
-        if (parsed.success) return parsed.data;
-        log.warn({ key: FROM_DEFAULT_KEY }, 'model-routing setting does not match its schema; treating every routed model as explicit');
-      } catch (err) {
-        log.warn({ key: FROM_DEFAULT_KEY, error: messageOf(err) }, 'model-routing setting is not JSON; treating every routed model as explicit');
-      }
-      return noneFromDefault();
-    },
+    read: () =>
+      readJsonSetting(settings, FROM_DEFAULT_KEY, FromDefaultSchema, noneFromDefault, log, {
+        name: 'model-routing setting',
+        fallback: 'treating every routed model as explicit',
+      }),
     write: (value) => void settings.set(FROM_DEFAULT_KEY, JSON.stringify(value)),
   };
 }

@@ -16,8 +16,7 @@
 //            holds `__R` anywhere else (an encoded `_` is always followed by
 //            a hex digit), so the generation reads back too.
 import { z } from 'zod';
-import type { SettingsTable } from '../db/settings-table.ts';
-import { messageOf } from '../errors.ts';
+import { readJsonSetting, type SettingsTable } from '../db/settings-table.ts';
 
 export const TOKEN_ENV_PREFIX = 'SVC_MODEL_TOKEN_';
 export const TOKEN_STATE_KEY = 'model-routing:tokens';
@@ -60,18 +59,8 @@ export interface TokenStateStore {
 }
 
 export function createTokenStateStore(settings: Pick<SettingsTable, 'get' | 'set'>, log: { warn(obj: object, msg: string): void }): TokenStateStore {
-  const read = (): TokenStates => {
-    const text = settings.get(TOKEN_STATE_KEY);
-    if (text === null) return {};
-    try {
-      const parsed = TokenStateSchema.safeParse(JSON.parse(text));
-      if (parsed.success) return parsed.data;
-      log.warn({ key: TOKEN_STATE_KEY }, 'the model-token state does not match its schema; every agent is on its first token name');
-    } catch (err) {
-      log.warn({ key: TOKEN_STATE_KEY, err: messageOf(err) }, 'the model-token state is not JSON; every agent is on its first token name');
-    }
-    return {};
-  };
+  const read = (): TokenStates =>
+    readJsonSetting(settings, TOKEN_STATE_KEY, TokenStateSchema, () => ({}), log, { name: 'the model-token state', fallback: 'every agent is on its first token name' });
   return {
     read,
     set: (agentId, state) => void settings.set(TOKEN_STATE_KEY, JSON.stringify({ ...read(), [agentId]: state })),
