@@ -80,7 +80,7 @@ export interface ViewInput {
   ledger: WiringLedger | null;
   last: WiringView['last'];
   /** The routing view's agents (their primaries: this view says whether an agent is routed, not each fallback). */
-  routes: readonly Omit<AgentRouteView, 'fallbacks'>[];
+  routes: readonly Omit<AgentRouteView, 'fallbacks' | 'subagentModel'>[];
   /** svc's agents by gateway id (name, svc id). */
   known: ReadonlyMap<string, { id: string; name: string }>;
 }

@@ -91,3 +91,61 @@ export function writeEntryModel(ops: OpList, config: JsonObject, agentId: string
   else if (primaryAfter !== null) ops.set(path, primaryAfter);
   else ops.remove(path);
 }
+
+// The sub-agent model (OpenClaw 2026.9, model-selection-config:
+// resolveSubagentConfiguredModelSelection; agent-scope:
+// resolveSubagentModelFallbacksOverride): an agent spawned as a sub-agent
+// runs on its entry's `subagents.model` (a string, or `{primary,
+// fallbacks}`), else `agents.defaults.subagents.model`, else its own model.
+// Only the first two name refs of their own; the third is routed already.
+
+const subagentModelPath = (agentId: string): string[] => ['agents', 'entries', agentId, 'subagents', 'model'];
+
+/** A `model` value (a string, or `{primary, fallbacks}`) that names a primary or fallbacks. */
+function namesModels(value: unknown): boolean {
+  if (typeof value === 'string') return value !== '';
+  const primary = own(value, 'primary');
+  const fallbacks = own(value, 'fallbacks');
+  return (typeof primary === 'string' && primary !== '') || (Array.isArray(fallbacks) && fallbacks.length > 0);
+}
+
+export function defaultSubagentModel(config: unknown): unknown {
+  const value = own(getPath(config, ['agents', 'defaults', 'subagents']), 'model');
+  return namesModels(value) ? value : null;
+}
+
+/** The agent's sub-agent model as set: in its entry, inherited from the defaults, or none (its own model). */
+export function subagentModelOf(config: unknown, agentId: string): { value: unknown; source: 'entry' | 'defaults' | null } {
+  const entry = own(own(own(getPath(config, ['agents', 'entries']), agentId), 'subagents'), 'model');
+  if (namesModels(entry)) return { value: entry, source: 'entry' };
+  const inherited = defaultSubagentModel(config);
+  return inherited === null ? { value: null, source: null } : { value: inherited, source: 'defaults' };
+}
+
+/** The refs a `model` value names, primary first. */
+export function refsOfModelValue(value: unknown): unknown[] {
+  if (typeof value === 'string') return [value];
+  const primary = own(value, 'primary');
+  const fallbacks = own(value, 'fallbacks');
+  return [...(typeof primary === 'string' && primary !== '' ? [primary] : []), ...(Array.isArray(fallbacks) ? fallbacks : [])];
+}
+
+/** The same `model` value with its refs replaced in order (refsOfModelValue's order); other keys kept. */
+export function withModelRefs(value: unknown, refs: readonly unknown[]): unknown {
+  if (typeof value === 'string') return refs[0] ?? value;
+  if (!isJsonObject(value)) return value;
+  const out: JsonObject = { ...value };
+  let i = 0;
+  if (typeof value.primary === 'string' && value.primary !== '') out.primary = refs[i++];
+  if (Array.isArray(value.fallbacks)) out.fallbacks = refs.slice(i, i + value.fallbacks.length);
+  return out;
+}
+
+/** Sets the agent's `subagents.model` to `value`, or removes it (and a `subagents` left empty) on `null`. */
+export function writeSubagentModel(ops: OpList, config: unknown, agentId: string, value: unknown): void {
+  const path = subagentModelPath(agentId);
+  if (value !== null) return ops.set(path, value);
+  const subagents = getPath(config, path.slice(0, -1));
+  if (isJsonObject(subagents) && Object.keys(subagents).every((k) => k === 'model')) ops.remove(path.slice(0, -1));
+  else ops.remove(path);
+}

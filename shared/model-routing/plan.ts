@@ -13,9 +13,12 @@
 // auto-configure find it by the name they know). Its fallbacks follow
 // (fallbacks.ts): on the same upstream through `svc-<agent>`, on another
 // through `svc-<agent>~<upstream>` (svc-refs.ts), each such upstream's key
-// moved as the primary's is (take-upstream.ts). What came from the defaults
-// (the model, the fallbacks) is written into the agent's entry, remembered
-// (from-default.ts) and removed again by routing off. Every change is
+// moved as the primary's is (take-upstream.ts). So does the model the agent
+// runs on when spawned as a sub-agent (`subagents.model`, its primary and
+// fallbacks, model-config.ts): otherwise a configured sub-agent model would
+// call its provider directly, past every budget. What came from the defaults
+// (the model, the fallbacks, the sub-agent model) is written into the
+// agent's entry, remembered (from-default.ts) and removed again by routing off. Every change is
 // computed against the current value: a second plan over its own result is empty.
 import { getPath, isJsonObject, type JsonObject } from '../gateway/config-file.ts';
 import { OpList, type ConfigOp } from '../gateway-wiring/config-ops.ts';
@@ -23,7 +26,10 @@ import type { AgentEntry, RoutingRegistry } from './registry.ts';
 import { lookupUpstream, modelEntryFor, own, type NotRoutedReason } from './upstream-lookup.ts';
 import { hostConfirmed } from './key-hosts.ts';
 import { TOKEN_ENV_PREFIX, tokenEnvVar, tokenStateOf, type TokenStates } from './token-names.ts';
-import { defaultFallbacks, defaultModelRef, fallbacksOf, modelRefOf, writeEntryModel, type PartChange } from './model-config.ts';
+import {
+  defaultFallbacks, defaultModelRef, defaultSubagentModel, fallbacksOf, modelRefOf, refsOfModelValue, subagentModelOf, withModelRefs, writeEntryModel,
+  writeSubagentModel, type PartChange,
+} from './model-config.ts';
 import { routeFallbacks, splitRef, unrouteFallbacks, type FallbackRoute } from './fallbacks.ts';
 import { takeUpstream, type TakeState } from './take-upstream.ts';
 import { SVC_PROVIDER_PREFIX, svcBaseUrl, svcProviderId, svcViaBaseUrl, svcViaProviderId } from './svc-refs.ts';
@@ -48,6 +54,8 @@ export interface AgentRoute {
   reason: NotRoutedReason | null;
   /** Its fallbacks in order, each routed or not and why (an agent not routed: its reason). */
   fallbacks: FallbackRoute[];
+  /** The refs of its sub-agent model (`subagents.model`, primary then fallbacks), each routed or not and why; empty when it has none of its own. */
+  subagentModel: FallbackRoute[];
 }
 
 export interface PlanInput {
@@ -67,6 +75,8 @@ export interface PlanInput {
   fromDefault: ReadonlySet<string>;
   /** Agents whose entry holds svc's copy of the defaults' fallbacks (the plan's `fallbacksFromDefault` of the last sync). */
   fallbacksFromDefault: ReadonlySet<string>;
+  /** Agents whose entry holds svc's copy of the defaults' sub-agent model (the plan's `subagentsFromDefault` of the last sync). */
+  subagentsFromDefault?: ReadonlySet<string>;
   /** Each agent's token generation and whether the operator revoked it (token-names.ts); absent: first name, live. */
   tokenStates?: TokenStates;
 }
@@ -92,6 +102,8 @@ export interface RoutingPlan {
   fromDefault: string[];
   /** Agents whose fallbacks are the defaults' copied into their entry (kept likewise; routing off removes the copy). */
   fallbacksFromDefault: string[];
+  /** Agents whose entry holds the defaults' sub-agent model copied with svc's refs (kept likewise; routing off removes the copy). */
+  subagentsFromDefault: string[];
 }
 
 export function planRouting(input: PlanInput): RoutingPlan {
@@ -110,7 +122,7 @@ export function planRouting(input: PlanInput): RoutingPlan {
   };
   const plan: RoutingPlan = {
     agents: [], configOps: ops.list, envBefore: {}, envAfter: [], mint: [], tokenVars: {}, revoke: [], vaultSet: take.vaultSet, vaultDelete: [],
-    registry: { agents: {}, upstreams: take.upstreams, keyHosts: take.keyHosts }, fromDefault: [], fallbacksFromDefault: [],
+    registry: { agents: {}, upstreams: take.upstreams, keyHosts: take.keyHosts }, fromDefault: [], fallbacksFromDefault: [], subagentsFromDefault: [],
   };
   const providers = getPath(config, ['models', 'providers']);
   const svcProviders = isJsonObject(providers) ? Object.keys(providers).filter((p) => p.startsWith(SVC_PROVIDER_PREFIX)) : [];
@@ -134,14 +146,21 @@ export function planRouting(input: PlanInput): RoutingPlan {
     const fb = fallbacksOf(config, agentId);
     const svcCopy = fb.source !== 'defaults' && input.fallbacksFromDefault.has(agentId);
     const fallbacksViaDefault = fb.source === 'defaults' || svcCopy || (routedNow && viaDefault && set.inEntry === 'string');
+    // The sub-agent model likewise: the entry's own, or the defaults' (inherited now, or svc's copy of them).
+    const sub = subagentModelOf(config, agentId);
+    const subCopy = sub.source === 'entry' && (input.subagentsFromDefault?.has(agentId) ?? false);
     /** The agent is not routed (now, or any more): its fallbacks go back to their own refs, svc's copy of the defaults' away with routing off. */
-    const notRouted = (route: Omit<AgentRoute, 'fallbacks'>, primary: PartChange<string>) => {
+    const notRouted = (route: Omit<AgentRoute, 'fallbacks' | 'subagentModel'>, primary: PartChange<string>) => {
       const back = unrouteFallbacks(fb.refs, agentId, previous, route.reason);
-      plan.agents.push({ ...route, fallbacks: back.routes });
+      const subBack = unrouteFallbacks(refsOfModelValue(sub.value), agentId, previous, route.reason);
+      plan.agents.push({ ...route, fallbacks: back.routes, subagentModel: subBack.routes });
       let fallbacks: PartChange<unknown[]> = fb.source === 'entry' ? { set: back.refs } : null;
       if (svcCopy && !input.enabled) fallbacks = { remove: true };
       else if (svcCopy) plan.fallbacksFromDefault.push(agentId);
       writeEntryModel(ops, config, agentId, primary, fallbacks);
+      if (subCopy && !input.enabled) writeSubagentModel(ops, config, agentId, null);
+      else if (sub.source === 'entry') writeSubagentModel(ops, config, agentId, withModelRefs(sub.value, subBack.refs));
+      if (subCopy && input.enabled) plan.subagentsFromDefault.push(agentId);
     };
 
     if (!parts) {
@@ -167,9 +186,18 @@ export function planRouting(input: PlanInput): RoutingPlan {
     if (viaDefault) plan.fromDefault.push(agentId);
     takeUpstream(take, upstreamId, found);
 
-    const routed = routeFallbacks(input, { agentId, upstream: upstreamId, previous, ownIds }, fallbacksViaDefault ? defaultFallbacks(config) : fb.refs);
-    plan.agents.push({ agentId, upstream: upstreamId, model: parts.model, reason: null, fallbacks: routed.routes });
-    const ownModels = [parts.model, ...routed.ownModels.filter((m) => m !== parts.model)];
+    const fallbackAgent = { agentId, upstream: upstreamId, previous, ownIds };
+    const routed = routeFallbacks(input, fallbackAgent, fallbacksViaDefault ? defaultFallbacks(config) : fb.refs);
+    const subValue = sub.source === 'defaults' || subCopy ? defaultSubagentModel(config) : sub.value;
+    const subRouted = routeFallbacks(input, fallbackAgent, refsOfModelValue(subValue));
+    plan.agents.push({ agentId, upstream: upstreamId, model: parts.model, reason: null, fallbacks: routed.routes, subagentModel: subRouted.routes });
+    const ownModels = [...new Set([parts.model, ...routed.ownModels, ...subRouted.ownModels])];
+    // Each other upstream once, with the models of both lists.
+    for (const [id, v] of subRouted.via) {
+      const there = routed.via.get(id);
+      if (there) there.models = [...new Set([...there.models, ...v.models])];
+      else routed.via.set(id, v);
+    }
     const via: AgentEntry['via'] = {};
     for (const [id, v] of routed.via) {
       takeUpstream(take, id, v.found);
@@ -196,6 +224,12 @@ export function planRouting(input: PlanInput): RoutingPlan {
       fallbacks = routed.refs.length > 0 ? { set: routed.refs } : { remove: true };
     }
     writeEntryModel(ops, config, agentId, { set: `${provider}/${parts.model}` }, fallbacks);
+    // svc's copy of the defaults' sub-agent model is written only when some ref of it goes through svc.
+    if (sub.source === 'entry' && !subCopy) writeSubagentModel(ops, config, agentId, withModelRefs(subValue, subRouted.refs));
+    else if (subValue !== null && subRouted.routes.some((r) => r.routedRef !== null)) {
+      writeSubagentModel(ops, config, agentId, withModelRefs(subValue, subRouted.refs));
+      plan.subagentsFromDefault.push(agentId);
+    } else if (subCopy) writeSubagentModel(ops, config, agentId, null);
     planToken(plan, input, agentId, tokenVar);
   }
 

@@ -1,6 +1,6 @@
 // What GET /api/system/model-routing answers (issue 22): whether routing is
 // on, each gateway agent's route as the files show it now (its fallbacks
-// too: which go through svc, and why the others do not), the upstreams
+// and its sub-agent model too: which go through svc, and why the others do not), the upstreams
 // svc stands in front of with whether svc's vault holds their key (presence
 // only) and whether the key may go to their host, each agent's model token
 // state (never the token), and the names under which the gateway's files
@@ -8,7 +8,7 @@
 // user-info or query values (redact-url.ts).
 import { keysInGatewayFiles } from './gateway-keys.ts';
 import { planRouting, modelRefOf, SVC_PROVIDER_PREFIX, type FallbackRoute, type NotRoutedReason, type PlanInput } from './plan.ts';
-import { fallbacksOf } from './model-config.ts';
+import { fallbacksOf, refsOfModelValue, subagentModelOf } from './model-config.ts';
 import { svcEntryOf } from './svc-refs.ts';
 import { hostConfirmed, originOf } from './key-hosts.ts';
 import { redactUrl } from './redact-url.ts';
@@ -28,6 +28,8 @@ export interface AgentRouteView {
   model: string | null;
   /** Its fallbacks in the order the gateway tries them. */
   fallbacks: FallbackRouteView[];
+  /** The model it runs on when spawned as a sub-agent (`subagents.model`, its entry's or the defaults'): primary, then fallbacks; empty when that is its own model. */
+  subagentModel: FallbackRouteView[];
 }
 
 export interface FallbackRouteView {
@@ -88,12 +90,15 @@ export function routingView(input: PlanInput, extra: { endpoint: string | null; 
     const ref = modelRefOf(input.config, route.agentId).ref;
     const provider = ref && ref.includes('/') ? ref.slice(0, ref.indexOf('/')) : null;
     const routed = input.enabled && provider === `${SVC_PROVIDER_PREFIX}${route.agentId}` && Object.hasOwn(input.registry.agents, route.agentId);
-    const current = fallbacksOf(input.config, route.agentId).refs;
-    const fallbacks = route.fallbacks.map((f): FallbackRouteView => {
-      const through = input.enabled && f.routedRef !== null && current.includes(f.routedRef) && registryLists(input.registry, route.agentId, f);
-      return { ref: f.ref, upstream: f.upstream, model: f.model, routed: through, reason: through ? null : f.reason };
-    });
-    return { agentId: route.agentId, routed, reason: routed ? null : route.reason, provider, upstream: route.upstream, model: route.model, fallbacks };
+    /** Each route as the files show it: through svc when the ref there is svc's and the registry lists its model. */
+    const viewOf = (routes: readonly FallbackRoute[], current: readonly unknown[]) =>
+      routes.map((f): FallbackRouteView => {
+        const through = input.enabled && f.routedRef !== null && current.includes(f.routedRef) && registryLists(input.registry, route.agentId, f);
+        return { ref: f.ref, upstream: f.upstream, model: f.model, routed: through, reason: through ? null : f.reason };
+      });
+    const fallbacks = viewOf(route.fallbacks, fallbacksOf(input.config, route.agentId).refs);
+    const subagentModel = viewOf(route.subagentModel, refsOfModelValue(subagentModelOf(input.config, route.agentId).value));
+    return { agentId: route.agentId, routed, reason: routed ? null : route.reason, provider, upstream: route.upstream, model: route.model, fallbacks, subagentModel };
   });
   const tokens = input.agentIds.map((agentId): AgentTokenView => {
     const state = tokenStateOf(states, agentId);

@@ -109,7 +109,7 @@ export function prepareRouting(deps: RoutingDeps, read: RoutingRead, opts: Routi
   for (const [name, value] of Object.entries(plan.vaultSet)) deps.vault.set(name, value);
   // The registry before the config: the first call through svc must find its upstream.
   if (opts.enabled) deps.registry.write(plan.registry);
-  deps.fromDefault.write({ primary: plan.fromDefault, fallbacks: plan.fallbacksFromDefault });
+  deps.fromDefault.write({ primary: plan.fromDefault, fallbacks: plan.fallbacksFromDefault, subagents: plan.subagentsFromDefault });
   return {
     agents: plan.agents,
     configOps: plan.configOps,

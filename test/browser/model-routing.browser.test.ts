@@ -19,7 +19,7 @@ import { call, createTeam, teamKey } from '../helpers/team-chat-api.ts';
 const browser = useBrowser();
 const SECRET = 'sk-fake-provider-secret-4f9a1c';
 
-/** A stopped gateway's files: a custom provider whose key is in .env, two agents on it (one with fallbacks), one on an OAuth login, one on a keyless local model. */
+/** A stopped gateway's files: a custom provider whose key is in .env, two agents on it (one with fallbacks, one with a sub-agent model), one on an OAuth login, one on a keyless local model. */
 function gatewayFiles(home: string): { config: string; env: string } {
   const dir = join(home, 'gateway-state');
   mkdirSync(dir, { recursive: true });
@@ -38,7 +38,7 @@ function gatewayFiles(home: string): { config: string; env: string } {
           },
         },
       },
-      agents: { defaults: { model: { primary: 'fakellm/fake-1' } }, entries: { res: { model: 'fakellm/fake-1' }, fb: { model: { primary: 'fakellm/fake-1', fallbacks: ['fakellm/fake-2', 'openai-codex/gpt-5.5'] } }, coder: { model: 'openai-codex/gpt-5.5' }, local: { model: 'ollama/gemma4' } } },
+      agents: { defaults: { model: { primary: 'fakellm/fake-1' } }, entries: { res: { model: 'fakellm/fake-1', subagents: { model: 'fakellm/fake-2' } }, fb: { model: { primary: 'fakellm/fake-1', fallbacks: ['fakellm/fake-2', 'openai-codex/gpt-5.5'] } }, coder: { model: 'openai-codex/gpt-5.5' }, local: { model: 'ollama/gemma4' } } },
     }),
   );
   writeFileSync(env, `FAKELLM_API_KEY=${SECRET}\n`);
@@ -57,19 +57,21 @@ void test('Budgets (issue 22, item 7): the gateway page routes the agents throug
   const agents = section.getByRole('region', { name: 'Routed agents' });
   const agentRow = (id: string) => agents.getByRole('row', { name: new RegExp(`^${id}\\b`) });
   const fallbacks = (id: string) => agents.getByRole('list', { name: `${id}'s fallbacks` }).getByRole('listitem');
+  const subagentModel = (id: string) => agents.getByRole('list', { name: `${id}'s sub-agent model` }).getByRole('listitem');
   const OAUTH_FALLBACK = 'then openai-codex/gpt-5.5 (Not routed: a login (OAuth) provider; metered from the gateway’s usage)';
 
   // On by default, not applied yet: the key is still in the gateway's files and the page says so.
   const toggle = section.getByRole('switch', { name: /Route model calls through svc/ });
   await toggle.waitFor();
   assert.equal(await toggle.isChecked(), true);
-  await agentRow('res').getByText('Not routed yet: Sync routes it').waitFor();
+  await agentRow('res').getByText('Not routed yet: Sync routes it', { exact: true }).waitFor();
   await agentRow('coder').getByText(/Not routed: a login \(OAuth\) provider/).waitFor();
   const warning = section.getByRole('alert').filter({ hasText: 'Provider keys are still in the gateway' });
   assert.deepEqual(await warning.getByRole('listitem').allInnerTexts(), ['FAKELLM_API_KEY']);
   await section.getByText('svc holds no provider yet.').waitFor();
   await section.getByText('Not synced yet.').waitFor();
   assert.deepEqual(await fallbacks('fb').allInnerTexts(), ['then fakellm/fake-2 (not routed yet: Sync routes it)', OAUTH_FALLBACK]);
+  assert.deepEqual(await subagentModel('res').allInnerTexts(), ['as a sub-agent fakellm/fake-2 (not routed yet: Sync routes it)']);
 
   // Sync: the key moves into svc's vault; the agents point at svc.
   await section.getByRole('button', { name: 'Sync' }).click();
@@ -80,12 +82,16 @@ void test('Budgets (issue 22, item 7): the gateway page routes the agents throug
   // A fallback on the agent's provider goes through svc with it; one on a login provider stays off svc, and says so.
   await agentRow('fb').getByText('Routed', { exact: true }).waitFor();
   assert.deepEqual(await fallbacks('fb').allInnerTexts(), ['then fakellm/fake-2 (through svc)', OAUTH_FALLBACK]);
+  // So does the model res runs on when another agent spawns it.
+  assert.deepEqual(await subagentModel('res').allInnerTexts(), ['as a sub-agent fakellm/fake-2 (through svc)']);
+  assert.equal(await subagentModel('fb').count(), 0, 'an agent without a sub-agent model of its own lists none');
   const upstream = section.getByRole('list', { name: 'Providers svc forwards to' }).getByRole('listitem');
   assert.deepEqual((await upstream.allInnerTexts()).sort(), ['fakellm http://127.0.0.1:9/v1\nKey held by svc', 'ollama http://127.0.0.1:11434/v1\nNo key held']);
   await agentRow('local').getByText('Routed', { exact: true }).waitFor();
   assert.equal(await warning.count(), 0, 'no key left in the gateway files');
   assert.ok(!readFileSync(files.env, 'utf8').includes(SECRET), 'the key left the gateway .env');
   assert.equal(JSON.parse(readFileSync(files.config, 'utf8')).agents.entries.res.model, 'svc-res/fake-1');
+  assert.deepEqual(JSON.parse(readFileSync(files.config, 'utf8')).agents.entries.res.subagents, { model: 'svc-res/fake-2' });
   assert.ok(!(await page.content()).includes(SECRET), 'the page never shows a key');
 
   // A routed gateway agent svc has no agent row for can have a budget: the picker offers it, the server takes it.
@@ -104,12 +110,13 @@ void test('Budgets (issue 22, item 7): the gateway page routes the agents throug
   // Off, by keyboard: the agents go back to the provider, the key back to the gateway's .env.
   await toggle.focus();
   await page.keyboard.press('Space');
-  await agentRow('res').getByText('Not routed: routing is off').waitFor();
+  await agentRow('res').getByText('Not routed: routing is off', { exact: true }).waitFor();
   assert.equal(await toggle.isChecked(), false);
   await section.getByText('With routing off the gateway reads its provider keys from its own files:').waitFor();
   assert.equal(await warning.count(), 0, 'with routing off the keys are where the gateway needs them: no alarm');
   assert.ok(readFileSync(files.env, 'utf8').includes(`FAKELLM_API_KEY=${SECRET}`));
   assert.equal(JSON.parse(readFileSync(files.config, 'utf8')).agents.entries.res.model, 'fakellm/fake-1');
+  assert.deepEqual(JSON.parse(readFileSync(files.config, 'utf8')).agents.entries.res.subagents, { model: 'fakellm/fake-2' });
   const after = await view(svc.base);
   assert.equal(after.enabled, false);
   assert.ok(!JSON.stringify(after).includes(SECRET));

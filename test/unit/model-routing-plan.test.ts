@@ -7,7 +7,7 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { keysInGatewayFiles } from '../../shared/model-routing/gateway-keys.ts';
 import { createFromDefaultStore, FROM_DEFAULT_KEY } from '../../shared/model-routing/from-default.ts';
-import { ANT_KEY, baseConfig, FAKE_KEY, fakeAnthropicProvider, fakeProvider, OPENAI_KEY, PORT, rig, type Json } from './model-routing-rig.ts';
+import { ANT_KEY, baseConfig, ENV_ALL, FAKE_KEY, fakeAnthropicProvider, fakeProvider, OPENAI_KEY, PORT, rig, routeRows, twoUpstreams, type Json, type RigSync } from './model-routing-rig.ts';
 
 void test('Budgets (issue 22, item 2): a custom provider with a ${VAR} key is routed: svc-<agent> providers, tokens in .env, the key moved to the vault', async (t) => {
   const r = rig(t, { config: baseConfig({ fakellm: fakeProvider('${FAKELLM_API_KEY}') }, { researcher: { workspace: '/w' } }), env: `OPENCLAW_GATEWAY_TOKEN=gw\nFAKELLM_API_KEY=${FAKE_KEY}\n# mine\nKEEP=1\n` });
@@ -169,10 +169,7 @@ void test('Budgets (issue 31, item 2): the registry lists each routed agent\'s m
 });
 
 // Fallbacks (OpenClaw: an entry's `model.fallbacks`, else the defaults' when the entry names no primary of its own).
-const ENV_ALL = `OPENCLAW_GATEWAY_TOKEN=gw\nFAKELLM_API_KEY=${FAKE_KEY}\nFAKEANT_API_KEY=${ANT_KEY}\nOPENAI_API_KEY=${OPENAI_KEY}\n`;
-const twoUpstreams = (entries: Json = {}) => baseConfig({ fakellm: fakeProvider('${FAKELLM_API_KEY}'), fakeant: fakeAnthropicProvider() }, entries);
-const fallbackRows = (out: { agents: Array<{ agentId: string; fallbacks: Array<{ ref: string; routedRef: string | null; reason: string | null }> }> }, id: string) =>
-  out.agents.find((a) => a.agentId === id)?.fallbacks.map((f) => [f.ref, f.routedRef, f.reason]);
+const fallbackRows = (out: RigSync, id: string) => routeRows(out, id, 'fallbacks');
 
 void test('Budgets (issue 22, item 2): a fallback on the primary\'s upstream goes through svc-<agent>: one more model of its entry and of the registry', async (t) => {
   const r = rig(t, { config: twoUpstreams({ researcher: { model: { primary: 'fakellm/svc-e2e-llm', fallbacks: ['fakellm/fake-mini'] } } }), env: ENV_ALL });
@@ -304,11 +301,14 @@ void test('Budgets (issue 22, item 2): a fallback svc cannot route (an OAuth log
   assert.equal((await r.sync()).changed.config, 0);
 });
 
-void test('Budgets (issue 22, item 2): the kept list of what came from the defaults reads a list stored before fallbacks were routed as primaries only', (t) => {
+void test('Budgets (issue 22, item 2): the kept list of what came from the defaults reads a list stored before fallbacks or sub-agent models were routed', (t) => {
   const { settings } = rig(t, { config: baseConfig({}), env: '' });
   settings.set(FROM_DEFAULT_KEY, '["main","bob"]');
   const store = createFromDefaultStore(settings, { warn: () => {} });
-  assert.deepEqual(store.read(), { primary: ['main', 'bob'], fallbacks: [] });
-  store.write({ primary: ['main'], fallbacks: ['main'] });
-  assert.deepEqual(store.read(), { primary: ['main'], fallbacks: ['main'] });
+  assert.deepEqual(store.read(), { primary: ['main', 'bob'], fallbacks: [], subagents: [] });
+  store.write({ primary: ['main'], fallbacks: ['main'], subagents: [] });
+  assert.deepEqual(store.read(), { primary: ['main'], fallbacks: ['main'], subagents: [] });
+  // One stored before sub-agent models were routed names none.
+  settings.set(FROM_DEFAULT_KEY, '{"primary":["main"],"fallbacks":["bob"]}');
+  assert.deepEqual(store.read(), { primary: ['main'], fallbacks: ['bob'], subagents: [] });
 });

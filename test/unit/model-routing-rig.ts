@@ -112,3 +112,12 @@ export const fakeAnthropicProvider = () => ({
   api: 'anthropic-messages',
   models: [{ id: 'claude-fake', name: 'Claude Fake', cost: { input: 1, output: 5, cacheRead: 0, cacheWrite: 0 }, contextWindow: 200000, maxTokens: 4096 }],
 });
+
+export const ENV_ALL = `OPENCLAW_GATEWAY_TOKEN=gw\nFAKELLM_API_KEY=${FAKE_KEY}\nFAKEANT_API_KEY=${ANT_KEY}\nOPENAI_API_KEY=${OPENAI_KEY}\n`;
+/** fakellm (the primary's upstream) and fakeant (another API and origin), each with its key in .env (ENV_ALL). */
+export const twoUpstreams = (entries: Json = {}) => baseConfig({ fakellm: fakeProvider('${FAKELLM_API_KEY}'), fakeant: fakeAnthropicProvider() }, entries);
+
+export type RigSync = Awaited<ReturnType<ReturnType<typeof rig>['sync']>>;
+/** An agent's fallback or sub-agent model routes as [ref, routedRef, reason] rows. */
+export const routeRows = (out: RigSync, id: string, which: 'fallbacks' | 'subagentModel') =>
+  out.agents.find((a) => a.agentId === id)?.[which].map((f) => [f.ref, f.routedRef, f.reason]);

@@ -3,11 +3,12 @@
 // concurrent runs against one cap budget, a refusal that leaves the
 // provider usable (resume, and the same agent is answered), and a kill -9
 // of svc in the middle of a call with no reservation left open after the
-// restart; a native delegation's child refused at its first call. The fake
-// model is the provider.
+// restart; a native delegation's child refused at its first call, and one
+// that runs on its configured sub-agent model through svc. The fake model
+// is the provider.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { openDatabase } from '../../../shared/db/open.ts';
 import { sendChat, type ChatTurn } from '../../../shared/gateway/chat.ts';
@@ -173,4 +174,33 @@ void test("Budgets (issue 22, items 4 and 5; issue 23): routed, a native delegat
   } finally {
     await stream.close();
   }
+});
+
+void test("Budgets (issue 31, item 2): routed, a delegation's child runs on the sub-agent model its entry names, through svc under its own token: the call is the child's, on that model", async () => {
+  const [lead, kid] = (await gateway().createAgents(['Lead Two', 'Kid Two'])) as [string, string];
+  // The operator gives the kid a sub-agent model of its own on the same provider, priced in the gateway's config.
+  const file = join(gateway().stateDir, 'openclaw.json');
+  const config = JSON.parse(readFileSync(file, 'utf8')) as Json;
+  const fake = config.models.providers.fakellm as Json;
+  fake.models.push({ ...fake.models[0], id: 'sub-mini', name: 'Sub Mini' });
+  config.agents.entries[kid] = { ...config.agents.entries[kid], subagents: { model: 'fakellm/sub-mini' } };
+  writeFileSync(file, `${JSON.stringify(config, null, 2)}\n`, { mode: 0o600 });
+
+  const synced = await api('/api/system/model-routing/sync', { method: 'POST' });
+  assert.equal(synced.body.lastSync?.ok, true, synced.text);
+  const after = JSON.parse(readFileSync(file, 'utf8')) as Json;
+  assert.deepEqual(after.agents.entries[kid].subagents, { model: `svc-${kid}/sub-mini` });
+  const route = (synced.body.agents as Json[]).find((a) => a.agentId === kid) as Json;
+  assert.deepEqual(route.subagentModel, [{ ref: 'fakellm/sub-mini', upstream: 'fakellm', model: 'sub-mini', routed: true, reason: null }]);
+
+  const kidCalls = async () => (await api(`/api/model-calls?agentId=${encodeURIComponent(kid)}&limit=500`)).body.calls as Json[];
+  const asked = gateway().model.requests.length;
+  // The lead spawns the kid (allowSpawns probes with a spawn until the gateway accepts one).
+  await allowSpawns(gateway(), lead, [kid]);
+  const call = await waitFor(async () => (await kidCalls()).find((c) => c.model === 'sub-mini' && c.outcome === 'ok'), {
+    what: "the kid's first call on its sub-agent model through svc", timeoutMs: CHAT_MS, intervalMs: 500,
+  });
+  assert.equal(call.provider, 'fakellm');
+  assert.ok(call.costUsd > 0, `priced by the gateway's config: ${JSON.stringify(call)}`);
+  assert.ok(gateway().model.requests.slice(asked).some((r) => r.model === 'sub-mini'), 'the provider was asked for the sub-agent model');
 });

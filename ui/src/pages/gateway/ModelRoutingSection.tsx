@@ -6,7 +6,8 @@
 // an upstream whose base URL moved off the host its key was stored for is
 // shown unconfirmed with a button to confirm it; each agent's model token
 // can be rotated or revoked (the token itself never reaches the page). Each
-// agent's fallbacks are listed under its model, each through svc or not and why.
+// agent's fallbacks, and the model it runs on as a sub-agent, are listed
+// under its model, each through svc or not and why.
 import { useAgentTokenAction, useConfirmUpstreamHost, useModelRouting, useSetModelRouting, useSyncModelRouting } from '../../api/model-routing.ts';
 import type { ModelRoutingView } from '../../api/types.ts';
 import { ErrorState, Loading } from '../../components/states.tsx';
@@ -55,14 +56,19 @@ function TokenCell({ agentId, view }: { agentId: string; view: ModelRoutingView 
 
 type AgentView = ModelRoutingView['agents'][number];
 
-/** The agent's fallbacks in the order the gateway tries them: through svc, or why not. */
-function Fallbacks({ agent: a, enabled }: { agent: AgentView; enabled: boolean }) {
-  if (a.fallbacks.length === 0) return null;
+/**
+ * Refs the gateway may call for the agent besides its model, each through svc
+ * or why not: its fallbacks in the order tried, or its sub-agent model (primary, then fallbacks).
+ */
+function Refs({ agent: a, enabled, which }: { agent: AgentView; enabled: boolean; which: 'fallbacks' | 'subagentModel' }) {
+  const refs = a[which];
+  if (refs.length === 0) return null;
+  const label = which === 'fallbacks' ? `${a.agentId}'s fallbacks` : `${a.agentId}'s sub-agent model`;
   return (
-    <ul className="mt-1 flex flex-col gap-0.5" aria-label={`${a.agentId}'s fallbacks`}>
-      {a.fallbacks.map((f, i) => (
+    <ul className="mt-1 flex flex-col gap-0.5" aria-label={label}>
+      {refs.map((f, i) => (
         <li key={`${i}:${f.ref}`}>
-          <span className="text-muted">then </span>
+          <span className="text-muted">{which === 'fallbacks' || i > 0 ? 'then ' : 'as a sub-agent '}</span>
           {f.ref}{' '}
           <span className={`font-sans ${f.routed ? 'text-ok' : 'text-muted'}`}>
             {f.routed ? '(through svc)' : f.reason ? `(${REASON[f.reason]})` : enabled ? '(not routed yet: Sync routes it)' : '(not routed)'}
@@ -92,7 +98,8 @@ function Agents({ view: v }: { view: ModelRoutingView }) {
               <th scope="row" className="py-1.5 pr-3 font-medium">{a.agentId}</th>
               <td className="py-1.5 pr-3 font-mono text-xs break-all">
                 {a.upstream && a.model ? `${a.upstream}/${a.model}` : (a.model ?? '—')}
-                <Fallbacks agent={a} enabled={v.enabled} />
+                <Refs agent={a} enabled={v.enabled} which="fallbacks" />
+                <Refs agent={a} enabled={v.enabled} which="subagentModel" />
               </td>
               <td className={`py-1.5 pr-3 ${a.routed ? 'text-ok' : 'text-muted'}`}>{a.routed ? 'Routed' : a.reason ? REASON[a.reason] : v.enabled ? 'Not routed yet: Sync routes it' : 'Not routed'}</td>
               <TokenCell agentId={a.agentId} view={v} />
