@@ -2,8 +2,8 @@
 // its cost record, span and budget events) on a connection of their own.
 // A commit that crosses SQLite's auto-checkpoint threshold copies the WAL
 // into the file and syncs it before it returns; on the supervisor's own
-// connection that fell, every so often, on a call's reservation, which then
-// waited for it before the call went out. This connection never checkpoints
+// connection that fell on one call's reservation in a hundred or so, which
+// then waited for it before it went out. This connection never checkpoints
 // while the tail worker runs (it checkpoints every few seconds, PASSIVE);
 // the supervisor's connection, which every other route writes through,
 // keeps its own checkpoints. Both connections live on one thread and
