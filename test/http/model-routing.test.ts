@@ -73,8 +73,8 @@ void test('Budgets (issue 22, item 2): POST sync routes every agent through svc;
   assert.equal(view.enabled, true);
   assert.equal(view.endpoint, `http://127.0.0.1:${PORT}/model`);
   assert.deepEqual(view.agents, [
-    { agentId: 'main', routed: true, reason: null, provider: 'svc-main', upstream: 'fakellm', model: 'svc-e2e-llm', fallbacks: [] },
-    { agentId: 'researcher', routed: true, reason: null, provider: 'svc-researcher', upstream: 'fakellm', model: 'svc-e2e-llm', fallbacks: [] },
+    { agentId: 'main', routed: true, reason: null, provider: 'svc-main', upstream: 'fakellm', model: 'svc-e2e-llm', fallbacks: [], subagentModel: [] },
+    { agentId: 'researcher', routed: true, reason: null, provider: 'svc-researcher', upstream: 'fakellm', model: 'svc-e2e-llm', fallbacks: [], subagentModel: [] },
   ]);
   assert.deepEqual(view.upstreams, [{ id: 'fakellm', api: 'openai-completions', baseUrl: 'http://127.0.0.1:9/v1', origin: 'http://127.0.0.1:9', keyHeld: true, hostConfirmed: true, state: 'ok' }]);
   assert.deepEqual(view.tokens, [{ agentId: 'main', state: 'live', envName: 'SVC_MODEL_TOKEN_MAIN' }, { agentId: 'researcher', state: 'live', envName: 'SVC_MODEL_TOKEN_RESEARCHER' }]);
