@@ -47,7 +47,15 @@ export interface WriteResult {
   via: 'gateway' | 'file' | 'none';
   /** Paths whose value the read-back does not show as written (empty when all landed). */
   mismatches: string[][];
+  /** `.env` holds variables the running gateway has not been made to read yet: the next round asks it again. */
+  envPending: boolean;
 }
+
+/** A `${NAME}` reference, the form the gateway resolves from its `.env`. */
+const ENV_REF = /\$\{[A-Za-z_][A-Za-z0-9_]*\}/;
+
+/** Whether a write sets a value naming a `.env` variable: the gateway must have read that variable for the value to work. */
+const namesEnv = (ops: readonly ConfigOp[]): boolean => ops.some((op) => op.value !== undefined && ENV_REF.test(JSON.stringify(op.value)));
 
 /** The previous values of the names a change set touches, to put them back. */
 function undoOf(env: Readonly<Record<string, string>>, changes: Readonly<Record<string, string | null>>): Record<string, string | null> {
@@ -65,13 +73,15 @@ function undoOf(env: Readonly<Record<string, string>>, changes: Readonly<Record<
  * openclaw 2026.9.6: a variable added after the gateway's last config read
  * is unresolved after `config.patch` alone, resolved after these two calls.
  */
-async function takeNewEnv(deps: WriteDeps): Promise<void> {
+async function takeNewEnv(deps: WriteDeps): Promise<boolean> {
   try {
     await deps.gateway.call('config.get', {});
     await deps.gateway.call('secrets.reload', {});
+    return true;
   } catch (err) {
-    // The write itself stands; the gateway picks the variables up at its next config read or restart.
-    deps.log.warn({ error: messageOf(err) }, "the gateway did not reload its secrets after svc's write; new credentials apply at its next config read");
+    // The write itself stands; the next round asks again (envPending), or the gateway picks the variables up at its restart.
+    deps.log.warn({ error: messageOf(err) }, "the gateway did not reload its secrets after svc's write; svc asks again at its next round");
+    return false;
   }
 }
 
@@ -108,8 +118,20 @@ async function readBack(deps: WriteDeps, read: GatewayRead): Promise<unknown> {
   return ((await deps.gateway.call('config.get', {})) as { parsed?: unknown } | null)?.parsed;
 }
 
-/** Writes the `.env` changes, then the config ops; reads the config back. Throws GatewayWriteError (with the .env put back) when a step fails. */
-export async function writeGateway(deps: WriteDeps, read: GatewayRead, ops: readonly ConfigOp[], envChanges: Readonly<Record<string, string | null>>): Promise<WriteResult> {
+/**
+ * Writes the `.env` changes, then the config ops; reads the config back.
+ * Throws GatewayWriteError (with the .env put back) when a step fails.
+ * `envPending`: an earlier round left variables in `.env` that the gateway
+ * was not made to read (its write was refused as changed since load, or
+ * timed out, and the variables stayed for the retry).
+ */
+export async function writeGateway(
+  deps: WriteDeps,
+  read: GatewayRead,
+  ops: readonly ConfigOp[],
+  envChanges: Readonly<Record<string, string | null>>,
+  envPending = false,
+): Promise<WriteResult> {
   const envTouched = Object.keys(envChanges).length > 0;
   if (envTouched && read.stateDir === null) throw new GatewayWriteError('env', WRITE_ERRORS.noEnv);
   let undo: Record<string, string | null> | null = null;
@@ -122,11 +144,18 @@ export async function writeGateway(deps: WriteDeps, read: GatewayRead, ops: read
       throw new GatewayWriteError('env', `writing the gateway's .env failed: ${messageOf(err)}`);
     }
   }
-  if (ops.length === 0) return { via: 'none', mismatches: [] };
+  const added = Object.values(envChanges).some((v) => v !== null);
+  if (ops.length === 0) {
+    // Only the running gateway needs telling, and only when it is reached (a gateway not reached reads .env when it starts).
+    const taken = read.via === 'gateway' && (added || envPending) ? await takeNewEnv(deps) : true;
+    return { via: 'none', mismatches: [], envPending: (envPending || added) && !taken };
+  }
   let via: 'gateway' | 'file';
+  let taken = true;
   try {
     via = await writeConfig(deps, read, ops);
-    if (via === 'gateway' && Object.values(envChanges).some((v) => v !== null)) await takeNewEnv(deps);
+    // The variables this write names may have reached .env in an earlier round whose write did not land: asked every time.
+    if (via === 'gateway' && (added || envPending || namesEnv(ops))) taken = await takeNewEnv(deps);
   } catch (err) {
     // A refusal wrote nothing, so the .env goes back; a write that timed out may still land, and must find its variables.
     // A write refused because the config changed meanwhile is tried again: the gateway reads a .env variable's
@@ -148,7 +177,7 @@ export async function writeGateway(deps: WriteDeps, read: GatewayRead, ops: read
   } catch (err) {
     throw new GatewayWriteError('read-back', `reading the config back failed: ${messageOf(err)}`);
   }
-  return { via, mismatches: mismatches(after, ops) };
+  return { via, mismatches: mismatches(after, ops), envPending: via === 'gateway' && !taken };
 }
 
 /**

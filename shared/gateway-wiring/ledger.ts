@@ -25,10 +25,12 @@ export const WiringLedger = z.object({
   bindings: z.array(z.object({ agent: Id, svcAgentId: Id, teamId: z.string().nullable(), envName: Id, tokenId: Id })),
   /** Objects svc created on the way to its values: removed again once they are empty. */
   created: z.array(z.array(z.string()).min(1)),
+  /** svc left variables in `.env` that the running gateway has not been made to read (a write that did not land, kept for its retry). */
+  envPending: z.boolean().default(false),
 });
 export type WiringLedger = z.infer<typeof WiringLedger>;
 
-export const emptyLedger = (): WiringLedger => ({ version: 1, backup: null, allowBefore: [], servers: [], deny: [], bindings: [], created: [] });
+export const emptyLedger = (): WiringLedger => ({ version: 1, backup: null, allowBefore: [], servers: [], deny: [], bindings: [], created: [], envPending: false });
 
 /** Whether svc has anything of its own in the gateway's files. */
 export const ledgerEmpty = (l: WiringLedger): boolean =>

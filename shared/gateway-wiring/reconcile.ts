@@ -16,6 +16,7 @@ import { planAttach, type AttachTarget, type Binding } from './attach.ts';
 import { bindingEnvName } from './attach-names.ts';
 import { applyOps, createdContainers, deepEqual, type ConfigOp } from './config-ops.ts';
 import type { GatewayRead } from './gateway-read.ts';
+import { changedSinceLoad } from '../gateway/config-rpc.ts';
 import { GatewayWriteError, keepOriginal, writeGateway, type WriteDeps, type WriteResult } from './gateway-write.ts';
 import { ledgerEmpty, type LedgerStore, type WiringLedger } from './ledger.ts';
 import { planRoster } from './roster.ts';
@@ -169,18 +170,21 @@ export async function reconcileOnce(deps: ReconcileDeps, read: GatewayRead, want
     deny: attach.deny,
     bindings: attach.bindings,
     created: pruned.created,
+    envPending: ledger.envPending,
   };
   if (ledgerEmpty(ledger) && pruned.ops.length > 0) next.backup = keepOriginal(read, deps.backupFallback, deps.log);
   let write: WriteResult;
   try {
-    write = await writeGateway(deps, read, pruned.ops, envChanges);
+    write = await writeGateway(deps, read, pruned.ops, envChanges, ledger.envPending);
   } catch (err) {
     if (err instanceof GatewayWriteError && err.timedOut) {
       // The gateway may still apply the write: what it names is kept (the ledger too), and the next round plans
-      // against the config as it then is.
-      deps.ledgers.write(read.configPath, next);
+      // against the config as it then is, and asks the gateway to read the .env it kept.
+      deps.ledgers.write(read.configPath, { ...next, envPending: true });
       throw err;
     }
+    // A write refused as changed since load kept its .env for the retry: the next round asks the gateway to read it.
+    if (changedSinceLoad(err) && Object.values(envChanges).some((v) => v !== null)) deps.ledgers.write(read.configPath, { ...ledger, envPending: true });
     // Nothing of this round stands: the bindings minted for it are taken back.
     for (const b of bindings.minted) {
       deps.bindings.revoke(b.tokenId);
@@ -188,6 +192,7 @@ export async function reconcileOnce(deps: ReconcileDeps, read: GatewayRead, want
     }
     throw err;
   }
+  next.envPending = write.envPending;
   deps.ledgers.write(read.configPath, next);
   return {
     read,

@@ -51,3 +51,47 @@ void test('Gateway wiring: a config.patch refused as changed since last load is 
   assert.equal(r.patches, 3);
   assert.deepEqual(r.env, { KEEP: '1', SVC_MODEL_TOKEN_A: 'tok' });
 });
+
+/** A gateway reached over its socket, recorded: serves config.get, takes config.patch, reloads its secrets. */
+function recorded(dir: string, patch: (method: string) => void = () => undefined) {
+  const calls: string[] = [];
+  const call = async (method: string) => {
+    calls.push(method);
+    if (method === 'config.get') return { hash: 'h', path: join(dir, 'openclaw.json') };
+    patch(method);
+    return {};
+  };
+  return { calls, reach: { gateway: { connected: () => true, call }, log: quiet } };
+}
+
+void test('Gateway wiring: a write naming a .env variable an earlier round left makes the gateway read its .env', async (t) => {
+  const dir = stateDir(t);
+  writeFileSync(join(dir, '.env'), 'KEEP=1\nSVC_MODEL_TOKEN_A=tok\n');
+  const gw = recorded(dir);
+  const read: GatewayRead = { via: 'gateway', configPath: join(dir, 'openclaw.json'), config: {}, raw: '{}', stateDir: dir, env: { KEEP: '1', SVC_MODEL_TOKEN_A: 'tok' }, agentIds: [] };
+  const out = await writeGateway(gw.reach, read, [{ path: ['models', 'providers', 'svc-a', 'apiKey'], value: '${SVC_MODEL_TOKEN_A}' }], {});
+  assert.deepEqual(gw.calls, ['config.get', 'config.patch', 'config.get', 'secrets.reload']);
+  assert.equal(out.envPending, false);
+
+  const plain = recorded(dir);
+  await writeGateway(plain.reach, read, [{ path: ['agents', 'entries', 'a', 'name'], value: 'A' }], {});
+  assert.deepEqual(plain.calls, ['config.get', 'config.patch'], 'a write naming no variable leaves the secrets alone');
+});
+
+void test('Gateway wiring: a round with nothing to write still asks the gateway to read a .env left pending, until it does', async (t) => {
+  const dir = stateDir(t);
+  const read: GatewayRead = { via: 'gateway', configPath: join(dir, 'openclaw.json'), config: {}, raw: '{}', stateDir: dir, env: { KEEP: '1' }, agentIds: [] };
+  const failing = recorded(dir, (method) => {
+    if (method === 'secrets.reload') throw new Error('gateway busy');
+  });
+  assert.equal((await writeGateway(failing.reach, read, [], {}, true)).envPending, true);
+  assert.deepEqual(failing.calls, ['config.get', 'secrets.reload']);
+
+  const ok = recorded(dir);
+  assert.equal((await writeGateway(ok.reach, read, [], {}, true)).envPending, false);
+  assert.deepEqual(ok.calls, ['config.get', 'secrets.reload']);
+
+  const idle = recorded(dir);
+  assert.equal((await writeGateway(idle.reach, read, [], {}, false)).envPending, false);
+  assert.deepEqual(idle.calls, [], 'nothing pending, nothing asked');
+});

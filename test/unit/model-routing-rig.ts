@@ -26,7 +26,10 @@ export const PORT = 4555;
 
 export type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any -- arbitrary config shapes
 
-export function rig(t: TestContext, files: { config: Json; env: string }) {
+/** The gateway the rig's reconciler talks to; by default none is connected and the config is written as a file. */
+export type RigGateway = { connected: () => boolean; call: (method: string, params: unknown) => Promise<unknown> };
+
+export function rig(t: TestContext, files: { config: Json; env: string }, connected?: (stateDir: string) => RigGateway) {
   const dir = mkdtempSync(join(tmpdir(), 'svc-model-routing-'));
   t.after(() => rmSync(dir, { recursive: true, force: true }));
   const stateDir = join(dir, 'gateway');
@@ -42,7 +45,7 @@ export function rig(t: TestContext, files: { config: Json; env: string }) {
   const agentTokens = createAgentTokenStore(db);
   const minted: string[] = [];
   let fromDefault = noneFromDefault();
-  const gateway = { connected: () => false, call: () => Promise.reject(new Error('not connected')) };
+  const gateway: RigGateway = connected?.(stateDir) ?? { connected: () => false, call: () => Promise.reject(new Error('not connected')) };
   const settings = createSettingsTable(db);
   const tokenStates = createTokenStateStore(settings, log);
   const deps: Omit<RoutingDeps, 'stateDir'> = {
@@ -83,7 +86,7 @@ export function rig(t: TestContext, files: { config: Json; env: string }) {
         { wiring: true, attach: false, routing: enabled, svcPort: PORT, allowAgents: new Map(), onTeams: [] },
       );
       out.cleanup();
-      return { agents: out.routing?.agents ?? [], changed: { config: out.changed.config, env: out.changed.envNames, minted: out.routing?.minted ?? [] }, via: out.write.via };
+      return { envPending: out.ledger.envPending, agents: out.routing?.agents ?? [], changed: { config: out.changed.config, env: out.changed.envNames, minted: out.routing?.minted ?? [] }, via: out.write.via };
     },
   };
 }
