@@ -30,6 +30,7 @@ import type { GatewayPricesService } from './services/gateway-prices-service.ts'
 import type { HealthService } from './services/health-service.ts';
 import type { IngestService } from './services/ingest-service.ts';
 import type { McpHost } from './services/mcp-host.ts';
+import type { ModelCallLane } from './services/model-call-lane.ts';
 import type { ModelRoutingService } from './services/model-routing-service.ts';
 import type { JobPool } from './services/pool.ts';
 import type { SettingsService } from './services/settings-service.ts';
@@ -87,6 +88,8 @@ export interface AppDeps {
   modelRouting: ModelRoutingService;
   /** One row per model call through svc's model endpoint (/model/<agentId>/…). */
   modelCalls: ModelCalls;
+  /** The model endpoint's writes (its calls, reservations, settlements and records) on their own connection. */
+  modelLane: ModelCallLane;
   /** The gateway's configured model prices, published for every thread's price book; refresh(config) after reading the gateway's config. */
   gatewayPrices: GatewayPricesService;
 }

@@ -28,6 +28,7 @@ import { createAgentTokenStore } from '../shared/agent-tokens/index.ts';
 import { createBudgetService } from '../shared/budgets/index.ts';
 import { interruptedSpan } from '../shared/model-proxy/records.ts';
 import { createModelCalls } from '../shared/model-calls/index.ts';
+import { openModelCallLane } from './services/model-call-lane.ts';
 import type { AppDeps } from './deps.ts';
 import { eventFrame } from './http/event-frames.ts';
 import { createGatewayProxy } from './http/gateway-proxy.ts';
@@ -223,6 +224,10 @@ export function createRuntime(config: Config, logger: Logger, opts: RuntimeOptio
   const broker = createBroker({ db, tx, config, paths, logger, redactor, eventLog, isOperator: isOperatorPrincipal });
   // The activity summary reads saved memory; MCP sessions on this connection share the store.
   const domain = createDomain({ db, tx, settingsTable, eventLog, logger, memory: memoryStoreFor({ db, tx, logger, config }) });
+  // The model endpoint writes on its own connection, which leaves checkpoints to the tail worker while it runs.
+  const modelLane = openModelCallLane({
+    dbPath: paths.db, config, logger, redactor, ownCheckpoints: !startWorkers, onEvents: (rows) => hubs.events.offerCommitted(rows),
+  });
   const teamChat = createTeamChatService({
     supervisor,
     config,
@@ -294,6 +299,7 @@ export function createRuntime(config: Config, logger: Logger, opts: RuntimeOptio
     workboard: createWorkboardService({ connection: gatewayLink.connection, domain, logger }),
     gatewayWiring: wiring,
     modelCalls,
+    modelLane,
     gatewayPrices,
   };
   const deps: AppDeps = { ...base, mcp: createMcpHost(base) };
@@ -321,6 +327,7 @@ export function createRuntime(config: Config, logger: Logger, opts: RuntimeOptio
       await otel.shutdown();
       await supervisor.stopAll();
       await pool.destroy();
+      modelLane.close();
       checkpointAndClose(db);
     },
   };

@@ -15,10 +15,10 @@ import { apiOfTail, splitViaTail } from '../../../shared/model-proxy/api.ts';
 import { errorAnswer } from '../../../shared/model-proxy/error-shape.ts';
 import { createAgentLimits } from '../../../shared/model-proxy/agent-limits.ts';
 import { createWriteBatch } from '../../../shared/db/write-batch.ts';
+import { createRegistryStore } from '../../../shared/model-routing/registry.ts';
 import { createModelCallHandler } from '../../../shared/model-proxy/call.ts';
 import { INLINE_BODY_BYTES, readRequest } from '../../../shared/model-proxy/request-facts.ts';
 import { createCallRecorder } from '../../../shared/model-proxy/records.ts';
-import { createCostRecords } from '../../../shared/costs/index.ts';
 import { resolveRunawayLimits } from '../../../shared/model-proxy/runaway-limits.ts';
 import { recordRunaway } from '../../../shared/model-proxy/runaway-record.ts';
 import { createEntryWriter } from '../../../shared/team-chat/entries.ts';
@@ -52,20 +52,22 @@ export interface ModelEndpointOptions {
 
 export async function modelEndpointRoutes(scope: FastifyInstance, deps: AppDeps, opts: ModelEndpointOptions = {}): Promise<void> {
   const bodyLimit = opts.bodyLimitBytes ?? deps.config.modelBodyLimitBytes;
-  const registry = deps.modelRouting.registry;
+  const lane = deps.modelLane;
+  // The routing service's registry, read through the lane's connection (model-call-lane.ts says why).
+  const registry = createRegistryStore(lane.settings, deps.vault, deps.logger);
   const limits = createAgentLimits({ maxInflight: deps.config.modelMaxInflightPerAgent, perMinute: deps.config.modelCallsPerMinutePerAgent });
   const runawayNotes = { tx: deps.tx, eventLog: deps.eventLog, entries: createEntryWriter(deps.chatMessages, Date.now) };
   const handle = createModelCallHandler({
-    writes: createWriteBatch(deps.tx),
-    calls: deps.modelCalls,
-    ledger: deps.budgets.ledger,
-    context: createCallContextReader(deps.db),
-    recorder: createCallRecorder({ tx: deps.tx, eventLog: deps.eventLog, costs: createCostRecords({ db: deps.db, tx: deps.tx, agents: deps.domain.agents }) }),
+    writes: createWriteBatch(lane.tx),
+    calls: lane.calls,
+    ledger: lane.ledger,
+    context: createCallContextReader(lane.db),
+    recorder: createCallRecorder({ tx: lane.tx, eventLog: lane.eventLog, costs: lane.costs }),
     logger: deps.logger,
     haltForBudget: (p) => deps.teamChat.haltForBudget(p),
     headersTimeoutMs: MODEL_HEADERS_TIMEOUT_MS,
     runaway: {
-      limits: (teamIds) => resolveRunawayLimits(deps.settingsTable, teamIds, deps.logger),
+      limits: (teamIds) => resolveRunawayLimits(lane.settings, teamIds, deps.logger),
       record: (input) => recordRunaway(runawayNotes, input),
     },
   });
