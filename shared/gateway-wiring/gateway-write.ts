@@ -51,11 +51,6 @@ export interface WriteResult {
   envPending: boolean;
 }
 
-/** A `${NAME}` reference, the form the gateway resolves from its `.env`. */
-const ENV_REF = /\$\{[A-Za-z_][A-Za-z0-9_]*\}/;
-
-/** Whether a write sets a value naming a `.env` variable: the gateway must have read that variable for the value to work. */
-const namesEnv = (ops: readonly ConfigOp[]): boolean => ops.some((op) => op.value !== undefined && ENV_REF.test(JSON.stringify(op.value)));
 
 /** The previous values of the names a change set touches, to put them back. */
 function undoOf(env: Readonly<Record<string, string>>, changes: Readonly<Record<string, string | null>>): Record<string, string | null> {
@@ -154,8 +149,8 @@ export async function writeGateway(
   let taken = true;
   try {
     via = await writeConfig(deps, read, ops);
-    // The variables this write names may have reached .env in an earlier round whose write did not land: asked every time.
-    if (via === 'gateway' && (added || envPending || namesEnv(ops))) taken = await takeNewEnv(deps);
+    // Only when there is something new to read: a reload refreshes the gateway's model runtime under its running sessions.
+    if (via === 'gateway' && (added || envPending)) taken = await takeNewEnv(deps);
   } catch (err) {
     // A refusal wrote nothing, so the .env goes back; a write that timed out may still land, and must find its variables.
     // A write refused because the config changed meanwhile is tried again: the gateway reads a .env variable's

@@ -64,18 +64,20 @@ function recorded(dir: string, patch: (method: string) => void = () => undefined
   return { calls, reach: { gateway: { connected: () => true, call }, log: quiet } };
 }
 
-void test('Gateway wiring: a write naming a .env variable an earlier round left makes the gateway read its .env', async (t) => {
+void test('Gateway wiring: a write after a round that left .env pending makes the gateway read its .env; a write naming a variable it has read does not', async (t) => {
   const dir = stateDir(t);
   writeFileSync(join(dir, '.env'), 'KEEP=1\nSVC_MODEL_TOKEN_A=tok\n');
-  const gw = recorded(dir);
   const read: GatewayRead = { via: 'gateway', configPath: join(dir, 'openclaw.json'), config: {}, raw: '{}', stateDir: dir, env: { KEEP: '1', SVC_MODEL_TOKEN_A: 'tok' }, agentIds: [] };
-  const out = await writeGateway(gw.reach, read, [{ path: ['models', 'providers', 'svc-a', 'apiKey'], value: '${SVC_MODEL_TOKEN_A}' }], {});
-  assert.deepEqual(gw.calls, ['config.get', 'config.patch', 'config.get', 'secrets.reload']);
+  const ops = [{ path: ['models', 'providers', 'svc-a', 'apiKey'], value: '${SVC_MODEL_TOKEN_A}' }];
+  const pending = recorded(dir);
+  const out = await writeGateway(pending.reach, read, ops, {}, true);
+  assert.deepEqual(pending.calls, ['config.get', 'config.patch', 'config.get', 'secrets.reload']);
   assert.equal(out.envPending, false);
 
-  const plain = recorded(dir);
-  await writeGateway(plain.reach, read, [{ path: ['agents', 'entries', 'a', 'name'], value: 'A' }], {});
-  assert.deepEqual(plain.calls, ['config.get', 'config.patch'], 'a write naming no variable leaves the secrets alone');
+  // A reload refreshes the gateway's model runtime under its running sessions: not asked for without cause.
+  const taken = recorded(dir);
+  assert.equal((await writeGateway(taken.reach, read, ops, {}, false)).envPending, false);
+  assert.deepEqual(taken.calls, ['config.get', 'config.patch']);
 });
 
 void test('Gateway wiring: a round with nothing to write still asks the gateway to read a .env left pending, until it does', async (t) => {
