@@ -1,5 +1,6 @@
 // Contract of the ingest worker: it parses and writes client-ingested event
-// batches (POST /api/obs/ingest) on its own connection, so the front door's
+// batches (POST /api/obs/ingest), and the records of model calls through
+// svc's endpoint, on its own connection, so the front door's
 // thread neither parses a batch nor blocks on its write and keeps serving
 // reads meanwhile (WAL: readers are not blocked by the writer). It answers
 // with the committed rows, which the supervisor hands to the live fan-out.
@@ -9,6 +10,7 @@
 import { z } from 'zod';
 import { defineContract } from './contract.ts';
 import { EventRowSchema } from '../events/types.ts';
+import { CallRecordsSchema } from '../model-proxy/records.ts';
 
 const Empty = z.object({}).strict();
 
@@ -36,8 +38,21 @@ export const ingestContract = defineContract({
         z.object({ keyReused: z.literal(true) }),
       ]),
     },
-    /** Counters since the worker started: batches written, events in them, bodies refused (not JSON, or a row's data too large). */
-    stats: { payload: Empty, result: z.object({ batches: z.number().int(), events: z.number().int(), badBodies: z.number().int() }) },
+    /**
+     * What model calls through svc's endpoint leave besides their rows (cost
+     * rows, cost events, spans: shared/model-proxy/records.ts), in one
+     * transaction; the committed event rows come back. Off the endpoint's
+     * thread, where writing them cost more than the rest of a call.
+     */
+    recordCalls: {
+      payload: z.object({ batch: z.array(CallRecordsSchema), secrets: z.array(z.string()) }),
+      result: z.object({ rows: z.array(EventRowSchema) }),
+    },
+    /** Counters since the worker started: batches written, events in them, bodies refused (not JSON, or a row's data too large), model calls recorded. */
+    stats: {
+      payload: Empty,
+      result: z.object({ batches: z.number().int(), events: z.number().int(), badBodies: z.number().int(), calls: z.number().int() }),
+    },
     /** Close the database; the worker then exits. */
     stop: { payload: Empty, result: Empty },
   },

@@ -23,8 +23,13 @@ export interface CostRecord {
   createdAt: number;
 }
 
-/** A cost row's usage as svc records it: the route's fields, plus the cache tokens among the input (priced apart where configured). */
-export type CostRecordInput = CostRecordCreate & { cacheReadTokens?: number; cacheWriteTokens?: number };
+/**
+ * A cost row's usage as svc records it: the route's fields, plus the cache
+ * tokens among the input (priced apart where configured), and the price a
+ * caller already settled at (the model endpoint: its ledger, its cost event
+ * and this row agree even when a price changes between), else the book's.
+ */
+export type CostRecordInput = CostRecordCreate & { cacheReadTokens?: number; cacheWriteTokens?: number; costUsd?: number };
 
 export interface CostRecords {
   /** Newest first, at most `limit` rows. */
@@ -70,7 +75,7 @@ export function createCostRecords(deps: { db: Db; tx: Tx; agents: AgentStore; no
         model: input.model,
         inputTokens: input.inputTokens,
         outputTokens: input.outputTokens,
-        costUsd: prices.costOf({
+        costUsd: input.costUsd ?? prices.costOf({
           model: input.model,
           inputTokens: input.inputTokens,
           outputTokens: input.outputTokens,

@@ -1,7 +1,7 @@
 // The orchestration event row as the spec names it (camelCase on the wire,
-// snake_case in SQL), and the input accepted by appendEvent(). The row's
-// schema is its one source: the type is inferred from it, and the channels
-// that carry rows across threads (tail, ingest) validate with it.
+// snake_case in SQL), and the input accepted by appendEvent(). Each schema is
+// its type's one source: the types are inferred from them, and the channels
+// that carry rows or inputs across threads (tail, ingest) validate with them.
 import { z } from 'zod';
 import { EventKind } from './kinds.ts';
 
@@ -27,21 +27,25 @@ export const EventRowSchema = z.object({
 });
 export type EventRow = z.infer<typeof EventRowSchema>;
 
-export interface EventInput {
-  kind: EventKind;
-  ts?: number;
-  id?: string;
-  teamId?: string | null;
-  taskId?: string | null;
-  agentId?: string | null;
-  runtime?: string | null;
-  traceId?: string | null;
-  spanId?: string | null;
-  parentSpanId?: string | null;
-  correlationId?: string | null;
-  data?: unknown;
-  tenantId?: string | null;
-}
+const optionalNullable = z.string().nullable().optional();
+
+/** What a writer gives the event log (appendEvent): the row without its seq, masked data or defaults. */
+export const EventInputSchema = z.object({
+  kind: EventKind,
+  ts: z.number().optional(),
+  id: z.string().optional(),
+  teamId: optionalNullable,
+  taskId: optionalNullable,
+  agentId: optionalNullable,
+  runtime: optionalNullable,
+  traceId: optionalNullable,
+  spanId: optionalNullable,
+  parentSpanId: optionalNullable,
+  correlationId: optionalNullable,
+  data: z.unknown().optional(),
+  tenantId: optionalNullable,
+});
+export type EventInput = z.infer<typeof EventInputSchema>;
 
 /** Columns in spec order, with the SQL alias that yields the wire name. */
 export const EVENT_COLUMNS_SQL = `seq, id, ts, kind, team_id AS teamId, task_id AS taskId, agent_id AS agentId,

@@ -270,6 +270,7 @@ export function createModelCallHandler(deps: ModelCallDeps) {
           endedAt, durationMs: r.durationMs, outcome, responseModel: r.responseModel,
         },
         transitions,
+        actual,
       );
     });
   };

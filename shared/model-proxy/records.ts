@@ -1,7 +1,7 @@
 // What a model call leaves besides its model_calls row, all from that row's
-// figures, in one transaction. A call that spent: a cost record (priced by
-// the cost records' price book, which the call's estimate and settlement use
-// too: `prices`), a `cost` event (source `svc-endpoint`) and the call's span
+// figures, written in one transaction. A call that spent: a cost record (at
+// the price its settlement used, from the cost records' price book, which
+// the call's estimate prices by too: `prices`), a `cost` event (source `svc-endpoint`) and the call's span
 // as a span_start / span_end pair under the execution's trace (the cost
 // event carries the span id, so the exported span holds the GenAI usage
 // attributes), plus the `error` events of budget transitions. A call that
@@ -16,13 +16,19 @@
 // error.type, and the caller's W3C context (its traceparent), which the
 // exported span takes as its parent. The rows' own trace columns stay svc's
 // (the execution's), so svc's trace views are unchanged.
+//
+// The recorder builds the rows; a sink writes them. The endpoint's sink
+// hands them to the ingest worker after the settlement commits (writing
+// them cost the endpoint's thread more than the rest of a call), except
+// rows carrying a budget transition, which are written at once.
 import { randomBytes } from 'node:crypto';
+import { z } from 'zod';
 import { budgetEvents } from '../budgets/events.ts';
 import type { BudgetTransition } from '../budgets/schemas.ts';
 import type { CostRecords } from '../costs/index.ts';
 import type { Tx } from '../db/tx.ts';
 import type { EventLog } from '../events/event-log.ts';
-import type { EventInput } from '../events/types.ts';
+import { EventInputSchema, type EventInput, type EventRow } from '../events/types.ts';
 import type { ModelCall } from '../model-calls/index.ts';
 import { MODEL_CALL_ERROR_TEXT, modelCallErrorType, parseTraceparent, requestModelOf, type ModelCallOutcome } from '../otel/index.ts';
 import type { PriceBook } from '../pricing/index.ts';
@@ -71,21 +77,49 @@ export interface UnspentCall extends CallFacts {
   outcome: 'refused' | 'rejected' | 'ended' | 'upstream_error' | 'unreachable';
 }
 
+/** A call's cost row, priced already (at the settlement's figure). */
+export const CallCostSchema = z.object({
+  agentId: z.string(),
+  teamId: z.string().nullable(),
+  runId: z.string().nullable(),
+  sessionKey: z.string().nullable(),
+  model: z.string().nullable(),
+  inputTokens: z.number().int().nonnegative(),
+  outputTokens: z.number().int().nonnegative(),
+  cacheReadTokens: z.number().int().nonnegative(),
+  cacheWriteTokens: z.number().int().nonnegative(),
+  costUsd: z.number().nonnegative(),
+});
+
+/** What one call leaves besides its model_calls row: its cost row (a call that spent) and its events. */
+export const CallRecordsSchema = z.object({ cost: CallCostSchema.nullable(), events: z.array(EventInputSchema) });
+export type CallRecords = z.infer<typeof CallRecordsSchema>;
+
+/** Where a call's records go: `now` for those the budget views read at once (a transition), else when the writer gets to them. */
+export type CallRecordSink = (records: CallRecords, opts: { now: boolean }) => void;
+
 export interface CallRecorderDeps {
-  tx: Tx;
-  eventLog: Pick<EventLog, 'appendMany'>;
-  costs: Pick<CostRecords, 'record' | 'prices'>;
+  prices: PriceBook;
+  sink: CallRecordSink;
 }
 
 export interface CallRecorder {
-  /** The book the cost record is priced by: the call's estimate and settlement price by it too, so all three agree. */
+  /** The book the call is priced by: its estimate, settlement and cost row agree. */
   prices: PriceBook;
-  /** Cost record, cost event and span of a call that spent; returns the priced USD. */
-  spent(call: FinishedCall, transitions: readonly BudgetTransition[]): number;
+  /** Cost row, cost event and span of a call that spent `costUsd` (its settlement's figure). */
+  spent(call: FinishedCall, transitions: readonly BudgetTransition[], costUsd: number): void;
   /** The span of a call that spent nothing, and the events of its transitions (a refusal's; none for the others). */
   unspent(call: UnspentCall, transitions: readonly BudgetTransition[]): void;
-  /** The events of transitions alone (a release). */
-  transitions(base: Omit<EventInput, 'kind' | 'data'>, transitions: readonly BudgetTransition[]): void;
+}
+
+/** Writes calls' records in one transaction: the worker's path and this thread's. Returns the event rows written. */
+export function writeCallRecords(deps: { tx: Tx; eventLog: Pick<EventLog, 'appendMany'>; costs: Pick<CostRecords, 'record'> }, batch: readonly CallRecords[]): EventRow[] {
+  return deps.tx.run(() =>
+    batch.flatMap((r) => {
+      if (r.cost !== null) deps.costs.record(r.cost);
+      return r.events.length > 0 ? deps.eventLog.appendMany(r.events) : [];
+    }),
+  );
 }
 
 /** The attribution columns of a call's events. */
@@ -148,48 +182,33 @@ export function interruptedSpan(call: ModelCall, endedAt: number): EventInput[] 
 }
 
 export function createCallRecorder(deps: CallRecorderDeps): CallRecorder {
-  const { tx, eventLog, costs } = deps;
   return {
-    prices: costs.prices,
-    spent(call, transitions) {
+    prices: deps.prices,
+    spent(call, transitions, costUsd) {
       const base = eventBase(call.agentId, call.ctx, call.traceId);
       const { spanId, rows: [start, end] } = spanRows(call);
-      return tx.run(() => {
-        const cost = costs.record({
-          agentId: call.agentId,
-          teamId: call.ctx.teamId,
-          runId: call.ctx.runId,
-          sessionKey: call.ctx.sessionKey,
-          model: call.model,
-          inputTokens: call.inputTokens,
-          outputTokens: call.outputTokens,
-          cacheReadTokens: call.cacheReadTokens,
-          cacheWriteTokens: call.cacheWriteTokens,
-        });
-        const usage = { model: call.model, inputTokens: call.inputTokens, outputTokens: call.outputTokens };
-        eventLog.appendMany([
-          start,
-          {
-            ...base,
-            kind: 'cost',
-            ts: call.endedAt,
-            spanId,
-            correlationId: call.id,
-            data: { modelCallId: call.id, runId: call.ctx.runId, ...usage, usd: cost.costUsd, source: 'svc-endpoint' },
+      const usage = { model: call.model, inputTokens: call.inputTokens, outputTokens: call.outputTokens };
+      const budget = budgetEvents(transitions, base);
+      deps.sink(
+        {
+          cost: {
+            agentId: call.agentId, teamId: call.ctx.teamId, runId: call.ctx.runId, sessionKey: call.ctx.sessionKey, model: call.model,
+            inputTokens: call.inputTokens, outputTokens: call.outputTokens, cacheReadTokens: call.cacheReadTokens, cacheWriteTokens: call.cacheWriteTokens,
+            costUsd,
           },
-          end,
-          ...budgetEvents(transitions, base),
-        ]);
-        return cost.costUsd;
-      });
+          events: [
+            start,
+            { ...base, kind: 'cost', ts: call.endedAt, spanId, correlationId: call.id, data: { modelCallId: call.id, runId: call.ctx.runId, ...usage, usd: costUsd, source: 'svc-endpoint' } },
+            end,
+            ...budget,
+          ],
+        },
+        { now: budget.length > 0 },
+      );
     },
     unspent(call, transitions) {
-      const { rows } = spanRows(call);
-      tx.run(() => eventLog.appendMany([...rows, ...budgetEvents(transitions, eventBase(call.agentId, call.ctx, call.traceId))]));
-    },
-    transitions(base, transitions) {
-      const events = budgetEvents(transitions, base);
-      if (events.length > 0) eventLog.appendMany(events);
+      const budget = budgetEvents(transitions, eventBase(call.agentId, call.ctx, call.traceId));
+      deps.sink({ cost: null, events: [...spanRows(call).rows, ...budget] }, { now: budget.length > 0 });
     },
   };
 }

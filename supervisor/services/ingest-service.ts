@@ -13,6 +13,7 @@ import type { Tx } from '../../shared/db/tx.ts';
 import { createIngestWriter, type IngestOutcome } from '../../shared/events/ingest.ts';
 import type { EventLog } from '../../shared/events/event-log.ts';
 import type { EventRow } from '../../shared/events/types.ts';
+import type { CallRecords } from '../../shared/model-proxy/records.ts';
 import type { Logger } from '../../shared/log.ts';
 import type { SvcPaths } from '../../shared/paths.ts';
 import type { Redactor } from '../../shared/redact.ts';
@@ -25,6 +26,14 @@ const APPEND_TIMEOUT_MS = 30_000;
 export interface IngestService {
   /** A JSON body's bytes: parsed, normalized (spec POST /api/obs/ingest) and appended, once per idempotency key. */
   appendBody(body: Uint8Array, now: number, key?: string): Promise<IngestOutcome>;
+  /** Whether the worker serves now (a batch sent would be written there). */
+  serving(): boolean;
+  /**
+   * Model calls' records, written by the worker; its committed event rows go
+   * to the live fan-out here. `unavailable`: the worker did not take them
+   * (not started, restarting): nothing was written, the caller writes them.
+   */
+  recordCalls(batch: CallRecords[]): Promise<'written' | 'unavailable'>;
   /** The worker's counters (health's `workers`), or null when it does not run or answer. */
   stats(): Promise<Record<string, number> | null>;
 }
@@ -64,9 +73,22 @@ export function createIngestService(opts: {
   const here = createIngestWriter({ db: opts.db, tx: opts.tx, eventLog: opts.eventLog });
   const appendHere = (body: Uint8Array, now: number, key?: string) => here.appendBody(body, now, key);
 
+  const serving = (): boolean => worker !== null && ready && worker.status().state === 'running';
+
   return {
+    serving,
+    async recordCalls(batch) {
+      if (!worker || !serving()) return 'unavailable';
+      const r = await worker.request('recordCalls', { batch, secrets: opts.redactor.secrets() }, { timeoutMs: APPEND_TIMEOUT_MS });
+      if (r.ok) {
+        if (r.result.rows.length > 0) opts.events.offerCommitted(r.result.rows);
+        return 'written';
+      }
+      if (r.error.code === 'WORKER_UNAVAILABLE') return 'unavailable';
+      throw new Error(`ingest worker: ${r.error.code}: ${r.error.message}`);
+    },
     async appendBody(body, now, key) {
-      if (!worker || !ready || worker.status().state !== 'running') return appendHere(body, now, key);
+      if (!worker || !serving()) return appendHere(body, now, key);
       const payload = { body, now, secrets: opts.redactor.secrets(), ...(key === undefined ? {} : { key }) };
       const r = await worker.request('appendBody', payload, { timeoutMs: APPEND_TIMEOUT_MS });
       if (r.ok) {

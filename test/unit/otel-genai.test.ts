@@ -12,9 +12,9 @@ import { createEventLog } from '../../shared/events/event-log.ts';
 import type { EventRow } from '../../shared/events/types.ts';
 import { createLogger } from '../../shared/log.ts';
 import type { CostRecords } from '../../shared/costs/index.ts';
-import { createCallRecorder, type UnspentCall } from '../../shared/model-proxy/records.ts';
+import { createCallRecorder, writeCallRecords, type CallRecords, type UnspentCall } from '../../shared/model-proxy/records.ts';
 import type { CallContext } from '../../shared/model-proxy/call-context.ts';
-import { BUILT_IN_PRICES } from '../../shared/pricing/index.ts';
+import { BUILT_IN_PRICES, type PriceBook } from '../../shared/pricing/index.ts';
 import { createSpanBuilder, modelCallErrorType, otelSpanId, otelTraceId, parseTraceparent, providerName, type FinishedSpan } from '../../shared/otel/index.ts';
 
 const S = 'Observability (issue 31, item 9)';
@@ -29,8 +29,9 @@ function recorder(t: TestContext): { unspent: ReturnType<typeof createCallRecord
   const tx = createTx(db, (err) => logger.error({ err }, 'hook failed'));
   const rows: EventRow[] = [];
   const eventLog = createEventLog({ db, tx, logger, onCommitted: (committed) => rows.push(...committed) });
-  const costs = { prices: BUILT_IN_PRICES, record: () => assert.fail('a call that spent nothing records no cost') } as unknown as CostRecords;
-  return { unspent: createCallRecorder({ tx, eventLog, costs }).unspent, rows };
+  const costs = { record: () => assert.fail('a call that spent nothing records no cost') } as unknown as CostRecords;
+  const sink = (r: CallRecords) => void writeCallRecords({ tx, eventLog, costs }, [r]);
+  return { unspent: createCallRecorder({ prices: { current: () => BUILT_IN_PRICES } as unknown as PriceBook, sink }).unspent, rows };
 }
 
 /** A call inside svc's execution of alice on task-1. */

@@ -1,5 +1,5 @@
 // The ingest worker: parses client-ingested batches from their bytes and
-// appends them through the project's event log (masking with the exact
+// appends them, and writes model calls' records, through the project's event log (masking with the exact
 // secrets the supervisor sends along, UUIDv7 ids, one transaction per batch,
 // idempotency keys) on its own connection. See shared/channels/ingest.ts for
 // why it is a worker.
@@ -12,6 +12,10 @@ import { createTx } from '../../shared/db/tx.ts';
 import { createEventLog } from '../../shared/events/event-log.ts';
 import { createIngestWriter } from '../../shared/events/ingest.ts';
 import { createRedactor } from '../../shared/redact.ts';
+import { createAgentStore } from '../../shared/agents/store.ts';
+import { createCostRecords } from '../../shared/costs/index.ts';
+import { createSettingsTable } from '../../shared/db/settings-table.ts';
+import { writeCallRecords } from '../../shared/model-proxy/records.ts';
 
 if (!parentPort) throw new Error('ingest worker must run in a worker thread');
 const port = parentPort;
@@ -25,8 +29,9 @@ const tx = createTx(db, (err) => logger.error({ err }, 'after-commit hook failed
 let secrets: readonly string[] = [];
 const eventLog = createEventLog({ db, tx, logger, redactor: createRedactor(() => secrets) });
 const writer = createIngestWriter({ db, tx, eventLog });
+const costs = createCostRecords({ db, tx, agents: createAgentStore(db, tx, createSettingsTable(db)) });
 
-const stats = { batches: 0, events: 0, badBodies: 0 };
+const stats = { batches: 0, events: 0, badBodies: 0, calls: 0 };
 
 const server = serveChannel(ingestContract, port, {
   appendBody: (p) => {
@@ -38,6 +43,12 @@ const server = serveChannel(ingestContract, port, {
       stats.events += r.rows.length;
     }
     return r;
+  },
+  recordCalls: (p) => {
+    secrets = p.secrets;
+    const rows = writeCallRecords({ tx, eventLog, costs }, p.batch);
+    stats.calls += p.batch.length;
+    return { rows };
   },
   stats: () => stats,
   stop: () => {

@@ -18,7 +18,8 @@ import { createWriteBatch } from '../../../shared/db/write-batch.ts';
 import { createRegistryStore } from '../../../shared/model-routing/registry.ts';
 import { createModelCallHandler } from '../../../shared/model-proxy/call.ts';
 import { INLINE_BODY_BYTES, readRequest } from '../../../shared/model-proxy/request-facts.ts';
-import { createCallRecorder } from '../../../shared/model-proxy/records.ts';
+import { createCallRecorder, writeCallRecords } from '../../../shared/model-proxy/records.ts';
+import { createRecordQueue } from '../../../shared/model-proxy/record-queue.ts';
 import { resolveRunawayLimits } from '../../../shared/model-proxy/runaway-limits.ts';
 import { recordRunaway } from '../../../shared/model-proxy/runaway-record.ts';
 import { createEntryWriter } from '../../../shared/team-chat/entries.ts';
@@ -57,12 +58,22 @@ export async function modelEndpointRoutes(scope: FastifyInstance, deps: AppDeps,
   const registry = createRegistryStore(lane.settings, deps.vault, deps.logger);
   const limits = createAgentLimits({ maxInflight: deps.config.modelMaxInflightPerAgent, perMinute: deps.config.modelCallsPerMinutePerAgent });
   const runawayNotes = { tx: deps.tx, eventLog: deps.eventLog, entries: createEntryWriter(deps.chatMessages, Date.now) };
+  // A call's cost row, cost event and span: written by the ingest worker, off this thread (record-queue.ts).
+  const records = createRecordQueue({
+    serving: () => deps.ingest.serving(),
+    send: (batch) => deps.ingest.recordCalls(batch),
+    here: (batch) => void writeCallRecords({ tx: lane.tx, eventLog: lane.eventLog, costs: lane.costs }, batch),
+    afterCommit: (cb) => lane.tx.afterCommit(cb),
+    logger: deps.logger,
+  });
+  // Before the workers stop (the app closes first): the records handed over reach the database.
+  scope.addHook('onClose', () => records.drained());
   const handle = createModelCallHandler({
     writes: createWriteBatch(lane.tx),
     calls: lane.calls,
     ledger: lane.ledger,
     context: createCallContextReader(lane.db),
-    recorder: createCallRecorder({ tx: lane.tx, eventLog: lane.eventLog, costs: lane.costs }),
+    recorder: createCallRecorder({ prices: lane.costs.prices, sink: records.sink }),
     logger: deps.logger,
     haltForBudget: (p) => deps.teamChat.haltForBudget(p),
     headersTimeoutMs: MODEL_HEADERS_TIMEOUT_MS,
