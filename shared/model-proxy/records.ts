@@ -1,14 +1,15 @@
 // What a model call leaves besides its model_calls row, all from that row's
 // figures, written in one transaction. A call that spent: a cost record (at
 // the price its settlement used, from the cost records' price book, which
-// the call's estimate prices by too: `prices`), a `cost` event (source `svc-endpoint`) and the call's span
-// as a span_start / span_end pair under the execution's trace (the cost
-// event carries the span id, so the exported span holds the GenAI usage
-// attributes), plus the `error` events of budget transitions. A call that
-// spent nothing (refused at a cap, the provider's error, unreachable): its
-// span alone, with its outcome, and the transitions' events. With routing on
-// these are the only cost rows of a routed call: the team-chat worker skips
-// the history messages of `svc-*` providers.
+// the call's estimate prices by too: `prices`), a `cost` event (source
+// `svc-endpoint`) and the call's span as a span_start / span_end pair
+// under the execution's trace (the cost event carries the span id, so the
+// exported span holds the GenAI usage attributes), plus the `error` events
+// of budget transitions. A call that spent nothing (refused at a cap, the
+// provider's error, unreachable): its span alone, with its outcome, and the
+// transitions' events. With routing on these are the only cost rows of a
+// routed call: the team-chat worker skips the history messages of `svc-*`
+// providers.
 //
 // The span rows' data carries what the OTLP export needs for the GenAI
 // conventions (shared/otel/genai.ts): the model as the provider was asked
