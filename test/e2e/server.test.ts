@@ -94,7 +94,7 @@ void test('Events → POST /api/obs/ingest on a real server: the ingest worker p
   const s = stopAfter(t, await startServer());
   const ingestStats = () => ingestWorkerStats(s.base);
   // The worker answers for its counters once it serves its channel; from then on batches go to it.
-  assert.deepEqual(await untilIngestWorkerServes(s.base), { batches: 0, events: 0, badBodies: 0 });
+  assert.deepEqual(await untilIngestWorkerServes(s.base), { batches: 0, events: 0, badBodies: 0, calls: 0 });
   const post = (body: string) =>
     rawRequest(s.port, { method: 'POST', path: '/api/obs/ingest', headers: { 'content-type': 'application/json' }, body });
   for (const body of ['{"events":[{"kind":', '', '{"__proto__":{"polluted":1},"events":[]}', '{"constructor":{"prototype":{"x":1}}}']) {
@@ -109,7 +109,7 @@ void test('Events → POST /api/obs/ingest on a real server: the ingest worker p
   ] }));
   assert.equal(ok.status, 200);
   assert.deepEqual(JSON.parse(ok.body), { ok: true, count: 2 });
-  assert.deepEqual(await ingestStats(), { batches: 1, events: 2, badBodies: 4 }, 'the worker handled every body');
+  assert.deepEqual(await ingestStats(), { batches: 1, events: 2, badBodies: 4, calls: 0 }, 'the worker handled every body');
   const { events } = (await (await fetch(`${s.base}/api/obs/events?teamId=tm`)).json()) as { events: Array<{ kind: string; data: string }> };
   assert.deepEqual(events.map((e) => e.kind), ['tool_call', 'error']);
   assert.ok(!events[0]?.data.includes('sk-live-1234567890abcdef'), 'the key was masked on write');
