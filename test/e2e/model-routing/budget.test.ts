@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import { openDatabase } from '../../../shared/db/open.ts';
 import { sendChat, type ChatTurn } from '../../../shared/gateway/chat.ts';
 import { allowSpawns, startTeamChatGateway, type TeamChatGateway } from '../../helpers/team-chat-gateway.ts';
-import { startServer, type RunningServer } from '../../helpers/server.ts';
+import { ingestWorkerStats, startServer, type RunningServer } from '../../helpers/server.ts';
 import { waitFor } from '../../helpers/wait.ts';
 import { call, chat, createTeam, executions, openChatStream } from '../../helpers/team-chat-api.ts';
 
@@ -100,6 +100,12 @@ void test(`Budgets (issue 22, item 3): ${RUNS} concurrent runs against one cap: 
   const worstDelta = Math.max(0, ...ok.map((c) => (c.costUsd as number) - (c.estimateUsd as number)));
   const overshoot = budget.spentUsd - limitUsdCents / 100;
   assert.ok(overshoot <= worstDelta + 1e-6, `overshoot ${overshoot} USD > one call's actual minus estimate ${worstDelta} USD`);
+  // Each answered call's cost event and cost row, written by the ingest worker off the endpoint's thread.
+  const costEvents = () => query<{ id: string }>("SELECT json_extract(data, '$.modelCallId') AS id FROM events WHERE kind = 'cost'").map((r) => r.id);
+  await waitFor(() => ok.every((c) => costEvents().includes(c.id as string)), { what: "every answered call's cost event" });
+  const costRows = query<{ n: number; usd: number }>('SELECT count(*) AS n, sum(cost_usd) AS usd FROM cost_records WHERE agent_id = ?', worker)[0];
+  assert.ok((costRows?.n ?? 0) >= ok.length, `a cost row per answered call (${costRows?.n} rows, ${ok.length} calls)`);
+  await waitFor(async () => ((await ingestWorkerStats(base()))?.calls ?? 0) >= ok.length, { what: 'the ingest worker to have recorded the answered calls' });
   // The closing note's figures.
   console.log(`# overshoot: limit ${limitUsdCents} cents, spent ${budget.spentUsd} USD, overshoot ${overshoot.toFixed(6)} USD, worst actual-minus-estimate ${worstDelta.toFixed(6)} USD, ${ok.length} calls answered, ${calls.filter((c) => c.outcome === 'refused').length} refused`);
 });
