@@ -7,6 +7,9 @@
 // are handed to the live fan-out here, as this thread's own commits are.
 // Either way a batch is masked with the exact secrets in play (the worker is
 // sent them with each batch) and its idempotency key, if any, is honoured.
+// The model endpoint's call records go to the same worker (recordCalls); for
+// them the caller writes on its own thread when the worker does not take
+// them (shared/model-proxy/record-queue.ts).
 import { ingestContract } from '../../shared/channels/ingest.ts';
 import type { Db } from '../../shared/db/open.ts';
 import type { Tx } from '../../shared/db/tx.ts';
