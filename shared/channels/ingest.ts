@@ -1,8 +1,7 @@
 // Contract of the ingest worker: it parses and writes client-ingested event
 // batches (POST /api/obs/ingest), and the records of model calls through
-// svc's endpoint, on its own connection, so the front door's
-// thread neither parses a batch nor blocks on its write and keeps serving
-// reads meanwhile (WAL: readers are not blocked by the writer). It answers
+// svc's endpoint, on its own connection, so the front door's thread neither
+// parses a batch nor blocks on its write and keeps serving reads meanwhile (WAL: readers are not blocked by the writer). It answers
 // with the committed rows, which the supervisor hands to the live fan-out.
 // Each batch carries the exact secret values svc holds at that moment, so the
 // worker masks them in event data as the supervisor's own writes do (they

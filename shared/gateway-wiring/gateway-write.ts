@@ -51,6 +51,8 @@ export interface WriteResult {
   envPending: boolean;
 }
 
+/** Whether a round's `.env` changes add or set a variable (not only remove). */
+export const addsEnv = (changes: Readonly<Record<string, string | null>>): boolean => Object.values(changes).some((v) => v !== null);
 
 /** The previous values of the names a change set touches, to put them back. */
 function undoOf(env: Readonly<Record<string, string>>, changes: Readonly<Record<string, string | null>>): Record<string, string | null> {
@@ -139,7 +141,7 @@ export async function writeGateway(
       throw new GatewayWriteError('env', `writing the gateway's .env failed: ${messageOf(err)}`);
     }
   }
-  const added = Object.values(envChanges).some((v) => v !== null);
+  const added = addsEnv(envChanges);
   if (ops.length === 0) {
     // Only the running gateway needs telling, and only when it is reached (a gateway not reached reads .env when it starts).
     const taken = read.via === 'gateway' && (added || envPending) ? await takeNewEnv(deps) : true;

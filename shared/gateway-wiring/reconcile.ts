@@ -17,7 +17,7 @@ import { bindingEnvName } from './attach-names.ts';
 import { applyOps, createdContainers, deepEqual, type ConfigOp } from './config-ops.ts';
 import type { GatewayRead } from './gateway-read.ts';
 import { changedSinceLoad } from '../gateway/config-rpc.ts';
-import { GatewayWriteError, keepOriginal, writeGateway, type WriteDeps, type WriteResult } from './gateway-write.ts';
+import { GatewayWriteError, addsEnv, keepOriginal, writeGateway, type WriteDeps, type WriteResult } from './gateway-write.ts';
 import { ledgerEmpty, type LedgerStore, type WiringLedger } from './ledger.ts';
 import { planRoster } from './roster.ts';
 
@@ -184,7 +184,7 @@ export async function reconcileOnce(deps: ReconcileDeps, read: GatewayRead, want
       throw err;
     }
     // A write refused as changed since load kept its .env for the retry: the next round asks the gateway to read it.
-    if (changedSinceLoad(err) && Object.values(envChanges).some((v) => v !== null)) deps.ledgers.write(read.configPath, { ...ledger, envPending: true });
+    if (changedSinceLoad(err) && addsEnv(envChanges)) deps.ledgers.write(read.configPath, { ...ledger, envPending: true });
     // Nothing of this round stands: the bindings minted for it are taken back.
     for (const b of bindings.minted) {
       deps.bindings.revoke(b.tokenId);

@@ -44,7 +44,6 @@ export function createRecordQueue(deps: RecordQueueDeps): RecordQueue {
     const batch = pending;
     pending = [];
     if (batch.length === 0) return;
-    if (!deps.serving()) return writeHere(batch);
     const sent = deps.send(batch).then(
       (r) => {
         if (r === 'unavailable') writeHere(batch);

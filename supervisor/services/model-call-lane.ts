@@ -1,5 +1,6 @@
 // The model endpoint's writes (a call's row, its reservation and settlement,
-// its cost record, span and budget events) on a connection of their own.
+// its budget events, and its cost record and span when the ingest worker
+// does not take them) on a connection of their own.
 // A commit that crosses SQLite's auto-checkpoint threshold copies the WAL
 // into the file and syncs it before it returns; on the supervisor's own
 // connection that fell, every so often, on a call's reservation, which then

@@ -1,7 +1,8 @@
 // The ingest worker: parses client-ingested batches from their bytes and
-// appends them, and writes model calls' records, through the project's event log (masking with the exact
-// secrets the supervisor sends along, UUIDv7 ids, one transaction per batch,
-// idempotency keys) on its own connection. See shared/channels/ingest.ts for
+// appends them, and writes model calls' records, through the project's
+// event log (masking with the exact secrets the supervisor sends along,
+// UUIDv7 ids, one transaction per batch, idempotency keys) on its own
+// connection. See shared/channels/ingest.ts for
 // why it is a worker.
 import { parentPort, workerData } from 'node:worker_threads';
 import { pino } from 'pino';
