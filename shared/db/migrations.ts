@@ -19,6 +19,7 @@ import { migration0013 } from './migrations/0013-execution-parents.ts';
 import { migration0014 } from './migrations/0014-approval-decisions.ts';
 import { migration0015 } from './migrations/0015-budgets-model-calls.ts';
 import { migration0016 } from './migrations/0016-task-origin.ts';
+import { migration0017 } from './migrations/0017-settings-stamp.ts';
 
 // open.ts's Db, named here from the driver so open.ts (which migrates on open)
 // and this file do not import each other.
@@ -42,6 +43,7 @@ export const MIGRATIONS: readonly Migration[] = [
   migration0014,
   migration0015,
   migration0016,
+  migration0017,
 ];
 
 export const LATEST_VERSION = MIGRATIONS.reduce((m, x) => Math.max(m, x.version), 0);

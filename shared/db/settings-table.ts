@@ -1,4 +1,6 @@
 // The `settings` key/value table (team-scoped entries, lead-agent keys, ...).
+// A value read is kept until the settings stamp moves (migration 17), so a
+// hot path that reads the same entries on every request reads one small row.
 import { messageOf } from '../errors.ts';
 import type { Db } from './open.ts';
 
@@ -17,6 +19,30 @@ export interface SettingsTable {
 
 export function createSettingsTable(db: Db, now: () => number = Date.now): SettingsTable {
   const getStmt = db.prepare('SELECT value FROM settings WHERE key = ?').pluck();
+  // Values read since the settings stamp (migration 17) last moved. Never
+  // inside a transaction: a value read there may be rolled back, and the
+  // stamp with it, to a number a later commit reaches with other values.
+  const stampStmt = db.prepare('SELECT n FROM settings_stamp WHERE id = 1').pluck();
+  const known = new Map<string, string | null>();
+  let knownAt: number | null = null;
+  const read = (key: string): string | null => (getStmt.get(key) as string | undefined) ?? null;
+  const get = (key: string): string | null => {
+    if (db.inTransaction) {
+      knownAt = null;
+      return read(key);
+    }
+    const stamp = stampStmt.get() as number;
+    if (stamp !== knownAt) {
+      known.clear();
+      knownAt = stamp;
+    }
+    let value = known.get(key);
+    if (value === undefined) {
+      value = read(key);
+      known.set(key, value);
+    }
+    return value;
+  };
   const entryStmt = db.prepare('SELECT value, updated_at AS updatedAt FROM settings WHERE key = ?');
   const setStmt = db.prepare(
     `INSERT INTO settings (key, value, updated_at) VALUES (?, ?, ?)
@@ -24,7 +50,7 @@ export function createSettingsTable(db: Db, now: () => number = Date.now): Setti
   );
   const delStmt = db.prepare('DELETE FROM settings WHERE key = ?');
   return {
-    get: (key) => (getStmt.get(key) as string | undefined) ?? null,
+    get,
     getEntry: (key) => (entryStmt.get(key) as SettingEntry | undefined) ?? null,
     set(key, value) {
       const t = now();
