@@ -4,10 +4,11 @@
 //
 // The gateway names an MCP tool `<server>__<tool>` for the model, with the
 // server part lowercased, limited to [a-z0-9_-] and to 30 characters (longer
-// or clashing prefixes get truncated or suffixed, RECIPE §10), and agents
-// deny each other's entries by that prefix. So an entry name is built to
-// pass through unchanged: `svc-<agent>-<server>`, lowercase, at most 30
-// characters, the agent part hashed when it would not fit or would change.
+// or clashing prefixes get truncated or suffixed; docs/gateway-facts.md, "MCP
+// tools"), and agents deny each other's entries by that prefix. So an entry
+// name is built to pass through unchanged: `svc-<agent>-<server>`, lowercase,
+// at most 30 characters, the agent part hashed when it would not fit or would
+// change.
 import { createHash } from 'node:crypto';
 import { MCP_SERVER_NAMES, type McpServerName } from '../mcp/types.ts';
 

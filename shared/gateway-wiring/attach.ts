@@ -6,10 +6,11 @@
 //
 // The gateway's `mcp.servers` are global: every agent would be offered every
 // entry, each entry speaking as its own agent. So each gateway agent denies
-// the entries that are not its own (`agents.entries.<id>.tools.deny`, the
-// only per-agent control OpenClaw 2026.9 has, RECIPE §10); svc adds its
-// patterns to a list and keeps every pattern a person wrote. Everything svc
-// writes is in the ledger; what it did not write it never touches.
+// the entries that are not its own (`agents.entries.<id>.tools.deny`, the only
+// per-agent control OpenClaw 2026.9 has: docs/gateway-facts.md, "MCP attach");
+// svc adds its patterns to a list and keeps every pattern a person wrote.
+// Everything svc writes is in the ledger; what it did not write it never
+// touches.
 import { getPath, type JsonObject } from '../gateway/config-file.ts';
 import { MCP_BINDING_HEADER } from '../mcp/binding.ts';
 import { MCP_SERVER_NAMES } from '../mcp/types.ts';

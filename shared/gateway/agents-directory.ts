@@ -2,8 +2,9 @@
 // for the dashboard: a team can only talk through agents the gateway has).
 // `agents.list` names them; `agents.create { name }` makes one (the gateway
 // slugifies the id from the name, writes `agents.entries.<id>` and hot
-// reloads it about a second later: RECIPE §9). Replies are parsed loosely:
-// only the fields svc shows are required.
+// reloads it about a second later: docs/gateway-facts.md, "Creating agents
+// and config reload"). Replies are parsed loosely: only the fields svc shows
+// are required.
 import { z } from 'zod';
 import { GATEWAY_TIMEOUTS, isUnreachable, UnexpectedReplyError, type GatewayCall } from '../exec/gateway-policy.ts';
 

@@ -1,8 +1,8 @@
 // Who each gateway agent may hand work to with `sessions_spawn`: the list
 // `agents.entries.<id>.subagents.allowAgents` in openclaw.json, which the
-// gateway enforces (RECIPE §11: an unlisted target is answered `forbidden`),
-// read here; the gateway reconciler (shared/gateway-wiring/roster.ts) writes
-// it.
+// gateway enforces (an unlisted target is answered `forbidden`:
+// docs/gateway-facts.md, "Native delegation"), read here; the gateway
+// reconciler (shared/gateway-wiring/roster.ts) writes it.
 import { ownValue } from '../object-keys.ts';
 import { getPath, isJsonObject, type JsonObject } from './config-file.ts';
 

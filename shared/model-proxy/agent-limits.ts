@@ -2,7 +2,8 @@
 // most `maxInflight` calls in flight at once and `perMinute` call starts in
 // any sliding minute. A call past either is a 429 whose message says which
 // limit and carries no quota wording (the gateway retries a neutral 429; one
-// that mentions quota disables the provider for every agent, RECIPE §10).
+// that mentions quota disables the provider for every agent:
+// docs/gateway-facts.md, "Provider refusals").
 // In memory: the counts are the endpoint's own, per svc process.
 
 export interface AgentLimitsOptions {

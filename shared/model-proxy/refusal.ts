@@ -1,10 +1,11 @@
-// The answer to a call a cap budget refused. Verified on the gateway (RECIPE
-// §10): a 402, or a 429 that mentions quota, disables the provider for every
-// agent using it for about 10 minutes, and a neutral 429 is retried up to 9
-// times. So a refusal is a normal, successful completion in the caller's API
-// and stream mode: HTTP 200, one short text naming the budget, a normal
-// finish reason, no tool calls, zero usage. The run then ends on its own
-// (and svc halts it), and the provider stays usable for the next call.
+// The answer to a call a cap budget refused. Verified on the gateway
+// (docs/gateway-facts.md, "Provider refusals"): a 402, or a 429 that mentions
+// quota, disables the provider for every agent using it for about 10 minutes,
+// and a neutral 429 is retried up to 9 times. So a refusal is a normal,
+// successful completion in the caller's API and stream mode: HTTP 200, one
+// short text naming the budget, a normal finish reason, no tool calls, zero
+// usage. The run then ends on its own (and svc halts it), and the provider
+// stays usable for the next call.
 
 import type { RoutedApi } from '../model-routing/registry.ts';
 import { providerSse } from './provider-sse.ts';

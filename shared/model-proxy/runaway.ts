@@ -15,9 +15,9 @@ import { turnSteps, type TurnStep } from './turn-steps.ts';
 
 /**
  * The defaults (docs/runaway.md says why): 100 calls is ten times the most a
- * plain tool turn made on the real gateway (RECIPE §10) and leaves long coding
- * turns alone; 10 identical repeats is where OpenClaw's own loop detection
- * first warns.
+ * plain tool turn made on the real gateway (docs/gateway-facts.md, "Model
+ * calls per turn") and leaves long coding turns alone; 10 identical repeats
+ * is where OpenClaw's own loop detection first warns.
  */
 export const RUNAWAY_DEFAULTS = { maxCallsPerTurn: 100, maxIdenticalRepeats: 10 } as const;
 export const RUNAWAY_BOUNDS = { maxCallsPerTurn: { min: 1, max: 10_000 }, maxIdenticalRepeats: { min: 2, max: 1_000 } } as const;

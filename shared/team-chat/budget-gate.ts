@@ -1,9 +1,10 @@
 // The team-chat host's side of the budget ledger (shared/budgets/ledger.ts,
-// design22 "The ledger"): the ledger over the host's own connection and Tx
-// (plain SQL: the worker's writes and the model endpoint's serialise on
-// SQLite's one writer), narrowed to what the runs ask of it (BudgetGate in
-// budget-halt.ts). Fallback metering's transitions become events here, in
-// the same transaction as the spend, through the ledger's one helper.
+// docs/budgets.md, "Reserve, settle, release"): the ledger over the host's
+// own connection and Tx (plain SQL: the worker's writes and the model
+// endpoint's serialise on SQLite's one writer), narrowed to what the runs ask
+// of it (BudgetGate in budget-halt.ts). Fallback metering's transitions
+// become events here, in the same transaction as the spend, through the
+// ledger's one helper.
 import { budgetEvents, budgetLabel } from '../budgets/events.ts';
 import { createBudgetLedger, type BudgetLedger } from '../budgets/ledger.ts';
 import type { BudgetPolicy } from '../budgets/rows.ts';

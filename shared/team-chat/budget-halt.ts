@@ -1,4 +1,4 @@
-// Budgets in the team chat (design22 "Team chat"): what a run does when a
+// Budgets in the team chat (docs/team-chat.md, "Budgets"): what a run does when a
 // `cap` budget that applies to it is paused. Three ways in:
 // - the model endpoint refused a call of a running turn (routing on) and the
 //   service asks the worker to halt it (haltForBudget);
@@ -16,7 +16,7 @@ export interface BudgetStop {
   budgetLabel: string;
 }
 
-/** The scope a run spends under (design22 CallScope); model null matches every budget's model. */
+/** The scope a run spends under (CallScope, shared/budgets/schemas.ts); model null matches every budget's model. */
 export interface RunScope {
   agentId: string;
   teamId: string | null;

@@ -1,12 +1,12 @@
-// Fallback metering per model call (issue 22 #2; RECIPE §10 "Usage and cost
-// as the gateway reports them"): on a connection subscribed with
-// `sessions.subscribe`, the gateway sends a `session.message` for each
-// message of a session, an assistant message (one per model call) with its
-// provider, model, usage and run id, as soon as that call ended. A call of a
-// run svc follows whose provider is not one of svc's routing providers
-// (routing off, an OAuth provider) is spent into the budgets here, and a
-// budget that spend pauses halts the run at once: after that call, not after
-// the run. The run's end then meters only what this did not (run-budget.ts).
+// Fallback metering per model call (issue 22 #2; docs/gateway-facts.md, "Usage
+// and cost"): on a connection subscribed with `sessions.subscribe`, the
+// gateway sends a `session.message` for each message of a session, an
+// assistant message (one per model call) with its provider, model, usage and
+// run id, as soon as that call ended. A call of a run svc follows whose
+// provider is not one of svc's routing providers (routing off, an OAuth
+// provider) is spent into the budgets here, and a budget that spend pauses
+// halts the run at once: after that call, not after the run. The run's end
+// then meters only what this did not (run-budget.ts).
 // A call is priced by the cost records' price book (shared/pricing), as the
 // run's end prices it: its `<provider>/<model>`, cache tokens at the cache
 // prices where configured.

@@ -1,12 +1,12 @@
-// Which board tasks of a team are delegations ready to deliver (design17
-// "Delegations"): created by an agent, either naming its creator or through
-// svc's tasks MCP server (origin `mcp`: only agents use it, and the spec's
-// attach snippet carries no identity, so such a task may name no creator; a
-// task a person puts on the board through the API or the dashboard is
-// theirs to hand out: svc does not start work on it by itself), status
-// `todo`, assigned to an agent the team can address, no open blocker, and
-// never delivered before (no executions row names the task, so a task a stop
-// released is not delivered again by itself).
+// Which board tasks of a team are delegations ready to deliver
+// (docs/team-chat.md, "How work spreads"): created by an agent, either naming
+// its creator or through svc's tasks MCP server (origin `mcp`: only agents
+// use it, and the spec's attach snippet carries no identity, so such a task
+// may name no creator; a task a person puts on the board through the API or
+// the dashboard is theirs to hand out: svc does not start work on it by
+// itself), status `todo`, assigned to an agent the team can address, no open
+// blocker, and never delivered before (no executions row names the task, so a
+// task a stop released is not delivered again by itself).
 import type { Board } from '../board/board.ts';
 import { LIST_LIMIT_MAX } from '../board/schemas.ts';
 import type { Task } from '../board/types.ts';

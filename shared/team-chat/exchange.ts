@@ -1,4 +1,4 @@
-// One bounded peer-chat exchange (design17 "Exchange", docs/team-chat.md
+// One bounded peer-chat exchange (docs/team-chat.md, "The peer-chat room"
 // "The peer-chat room"): `fromAgentId` is asked to open a conversation with
 // `toAgentId` on a topic; then they alternate, each given the other's last
 // reply, for `turns` replies in all. Each turn is a run in a gateway session

@@ -1,4 +1,4 @@
-// The team-chat host (design17 "Shape"): one orchestrator per team, created
+// The team-chat host (docs/architecture.md, "Threads"): one orchestrator per team, created
 // on demand and evicted after `idleMs` without a run, over its own stores on
 // the database it is given and its own gateway connection. The team-chat
 // worker serves it on its channel (workers/team-chat/main.ts); without a

@@ -1,4 +1,4 @@
-// One team's orchestrator (design17 "Behaviour", docs/team-chat.md): a FIFO
+// One team's orchestrator (docs/team-chat.md, "How work spreads"): a FIFO
 // per agent (one run at a time per agent, agents of the team concurrently),
 // the chains that user messages start (a trace, a turn count against the
 // bound, chain-rules.ts), hand-overs found in replies, delegations delivered

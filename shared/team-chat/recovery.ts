@@ -1,4 +1,4 @@
-// Recovery (design17 "Recovery", issue 17 #1): nothing stays `running`
+// Recovery (docs/team-chat.md, "When something fails"; issue 17 #1): nothing stays `running`
 // forever. When a host is created (svc boots, or the team-chat worker is
 // restarted after a crash) every executions row still `running` was started
 // by a process that is gone: it is closed as `error` with

@@ -1,4 +1,4 @@
-// A run under budgets (issue 22, design22 "Team chat"; the notes and the
+// A run under budgets (issue 22, docs/team-chat.md, "Budgets"; the notes and the
 // gate are in budget-halt.ts): the check before each send, fallback metering
 // at a run's end of the spend svc's model endpoint did not see and per-call
 // metering (call-meter.ts) did not count, the halt of a running turn,

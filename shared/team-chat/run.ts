@@ -1,4 +1,4 @@
-// One agent run (design17 "Run", "Failures"): an executions row `running`,
+// One agent run (docs/team-chat.md, "Each run", "When something fails"): an executions row `running`,
 // `execution_started`, status running; the send through the gateway (chat.send
 // after subscribing, shared/gateway/chat.ts) with each delta handed on; then
 // either the reply committed with its usage priced into a cost record and a

@@ -101,7 +101,7 @@ export const AgentRunStatus = z.enum(['running', 'idle', 'error']);
 export type AgentRunStatus = z.infer<typeof AgentRunStatus>;
 
 /**
- * A budget reached its cap during a run (design22 "Team chat"): `sessionKey` is the gateway's session
+ * A budget reached its cap during a run (docs/team-chat.md, "Budgets"): `sessionKey` is the gateway's session
  * key of the run (the model endpoint reads it from the call's `Runtime:` line); `budgetLabel` as
  * shared/budgets budgetLabel() words it.
  */

@@ -1,8 +1,9 @@
 // What a native delegation writes into the parent's team transcript (issue
-// 23, design23 "Transcript entries"; the tracker is spawns.ts): an accepted
-// `sessions_spawn` is a hand-over entry under the parent with the
-// `speaker_selected` event that names the child; a refused one is a note
-// under the parent with a `tool_result` event carrying the gateway's reason.
+// 23, docs/delegation.md, "What svc shows for each"; the tracker is
+// spawns.ts): an accepted `sessions_spawn` is a hand-over entry under the
+// parent with the `speaker_selected` event that names the child; a refused
+// one is a note under the parent with a `tool_result` event carrying the
+// gateway's reason.
 import type { TeamChatContext } from './context.ts';
 import type { Execution } from './executions.ts';
 import { spawnLabel, type SpawnArgs } from './spawn-keys.ts';

@@ -1,6 +1,7 @@
-// The pure parts of following native delegations (issue 23, RECIPE §11):
-// which gateway session key belongs to which team, what an announce run id
-// names, and what a `sessions_spawn` tool event says. spawns.ts acts on them.
+// The pure parts of following native delegations (issue 23;
+// docs/gateway-facts.md, "Native delegation"): which gateway session key
+// belongs to which team, what an announce run id names, and what a
+// `sessions_spawn` tool event says. spawns.ts acts on them.
 import { z } from 'zod';
 
 /** The gateway's team session key `agent:<gatewayAgentId>:team:<teamId>` (session-keys.ts), split. */

@@ -1,10 +1,9 @@
-// The tracker of native delegations (issue 23, design23 "Transcript entries",
-// "Executions", "Cost", "Governance"; RECIPE §11). A team member's model may
-// hand work to another agent with the gateway's own `sessions_spawn`: the
-// gateway runs the child in its own session and later brings the result
-// back as an `announce:*` run in the parent's session. svc starts neither;
-// this tracker watches them on the host's gateway connection and records
-// them as it records its own runs:
+// The tracker of native delegations (issue 23; docs/delegation.md, "What svc
+// shows for each"; docs/gateway-facts.md, "Native delegation"). A team member's model may hand work to another agent with the
+// gateway's own `sessions_spawn`: the gateway runs the child in its own
+// session and later brings the result back as an `announce:*` run in the
+// parent's session. svc starts neither; this tracker watches them on the
+// host's gateway connection and records them as it records its own runs:
 // - the parent's tool result: accepted -> the hand-over and the child's
 //   executions row, counted against the parent's chain (past the bound the
 //   child is aborted at once); refused -> a note;

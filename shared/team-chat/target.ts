@@ -1,4 +1,4 @@
-// Who answers a team message (design17 "Target"): an explicit roster member,
+// Who answers a team message (docs/team-chat.md, "Who answers a message"): an explicit roster member,
 // else a leading `@<agent name>` (the longest matching name, case-insensitive,
 // followed by whitespace or the end), else the team's effective lead. The
 // same mention rule finds hand-overs in a reply (a line that starts with

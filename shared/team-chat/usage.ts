@@ -1,8 +1,8 @@
-// A run's token usage as the gateway reports it (RECIPE §10, checked against
-// openclaw 2026.9.6): `chat.history` of the session holds one assistant
-// message per model call, each with `usage.input` / `usage.output`,
-// `provider`, `model` and `__openclaw.runId`. A run with tool calls has
-// several; they are summed. The `chat` final event carries no usage.
+// A run's token usage as the gateway reports it (docs/gateway-facts.md, "Usage
+// and cost", checked against openclaw 2026.9.6): `chat.history` of the session
+// holds one assistant message per model call, each with `usage.input` /
+// `usage.output`, `provider`, `model` and `__openclaw.runId`. A run with tool
+// calls has several; they are summed. The `chat` final event carries no usage.
 // The gateway counts cache reads and writes apart from `usage.input`; here,
 // as at svc's model endpoint, input tokens are all of them (the cache
 // tokens counted in, and also kept apart so they are priced at the cache

@@ -1,9 +1,9 @@
 // Which svc board column a Workboard status shows in. Workboard has nine
-// statuses (`triage backlog todo scheduled ready running review blocked
-// done`, RECIPE §11), svc's board six columns; nothing started yet is "To
-// do", a running card "In progress", a card waiting for its reviewer "In
-// review". A status a later gateway adds shows under "To do" until svc
-// learns it: the card is still shown, with its own status on it.
+// statuses (`triage backlog todo scheduled ready running review blocked done`,
+// docs/gateway-facts.md, "Workboard"), svc's board six columns; nothing
+// started yet is "To do", a running card "In progress", a card waiting for its
+// reviewer "In review". A status a later gateway adds shows under "To do"
+// until svc learns it: the card is still shown, with its own status on it.
 import type { TaskStatus } from '../board/types.ts';
 
 const COLUMNS: Readonly<Record<string, TaskStatus>> = {

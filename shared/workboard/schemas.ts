@@ -1,9 +1,9 @@
-// The gateway's Workboard (the bundled OpenClaw plugin, RECIPE §11; issue 23
-// item 5) as svc reads it and serves it. What svc reads from
-// `workboard.cards.list` is parsed loosely: only the fields svc shows are
-// looked at, so a gateway that adds fields still reads. What svc serves
-// (GET /api/workboard) is one schema, WorkboardView, and the UI's types are
-// derived from it.
+// The gateway's Workboard (the bundled OpenClaw plugin, docs/gateway-facts.md,
+// "Workboard"; issue 23 item 5) as svc reads it and serves it. What svc reads
+// from `workboard.cards.list` is parsed loosely: only the fields svc shows are
+// looked at, so a gateway that adds fields still reads. What svc serves (GET
+// /api/workboard) is one schema, WorkboardView, and the UI's types are derived
+// from it.
 import { z } from 'zod';
 import { TASK_STATUSES } from '../board/types.ts';
 

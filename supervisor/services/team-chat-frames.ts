@@ -1,5 +1,5 @@
 // What becomes a tier-2 frame of a team's chat stream besides the host's own
-// deltas and statuses (design17 "Shape"): board rows of a team (whoever
+// deltas and statuses (docs/architecture.md, "Threads"): board rows of a team (whoever
 // wrote them: a route, an MCP server, the team-chat host) become `event:
 // board` frames and a `boardChanged` notice for the host; room posts become
 // `event: room` frames. The frames themselves are fanned out by
@@ -15,7 +15,7 @@ import type { AgentRunStatus } from '../../shared/team-chat/schemas.ts';
 import type { StreamHub } from './stream-hub.ts';
 import type { TeamChatReads } from './team-chat-reads.ts';
 
-/** The payloads of the stream's named frames (design17 "Stream"). */
+/** The payloads of the stream's named frames (docs/api.md, "Team chat"). */
 export interface TeamFramePayloads {
   delta: { sessionKey: string; runId: string; text: string; agentId: string };
   status: { agentId: string; status: AgentRunStatus };

@@ -1,4 +1,4 @@
-// The front door's side of team chat (design17 "Shape"). Messages, stops and
+// The front door's side of team chat (docs/architecture.md, "Threads"). Messages, stops and
 // exchanges go to the team-chat host: in the team-chat worker when workers
 // run (the orchestrators and their gateway connection never share the front
 // door's thread), in this thread otherwise (inject() tests): see
@@ -37,7 +37,7 @@ export interface TeamChatService {
   stop(teamId: string): Promise<StopResult>;
   exchange(p: ExchangeStart): Promise<{ exchangeId: string }>;
   /**
-   * A budget reached its cap during a run of `agentId` (design22 "Team chat"): the run of that gateway
+   * A budget reached its cap during a run of `agentId` (docs/team-chat.md, "Budgets"): the run of that gateway
    * session key is aborted, a `system`/`meta` entry names the budget, no further turn of that message
    * goes to the agent. An unknown session is a no-op. Never rejects: the refusal or the pause already
    * stopped the spend; a worker that cannot be reached is logged.

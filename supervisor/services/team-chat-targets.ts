@@ -1,4 +1,4 @@
-// Where the team-chat service's requests go (design17 "Shape"): the
+// Where the team-chat service's requests go (docs/architecture.md, "Threads"): the
 // team-chat worker when workers run, a host in this thread otherwise. The
 // worker is started through the Supervisor, sent `configure` once it says
 // `ready` (and again on every reconfigure), and given requests only once it

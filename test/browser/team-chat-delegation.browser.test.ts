@@ -34,7 +34,8 @@ before(async () => {
   const [leaId, resId] = await gw.createAgents(['Lea', 'Res']);
   lea = { id: leaId as string, name: 'Lea' };
   res = { id: resId as string, name: 'Res' };
-  // The gate the gateway enforces (RECIPE §11): Lea may hand work to Res.
+  // The gate the gateway enforces (docs/gateway-facts.md, "Native
+  // delegation"): Lea may hand work to Res.
   gw.mergeConfig({ agents: { entries: { [lea.id]: { subagents: { allowAgents: [res.id] } } } } });
   svc = await startServer({ home: gw.home, env: { ...gw.env, ...uiDistEnv() }, timeoutMs: 120_000 });
 }, { timeout: SETUP_TIMEOUT_MS });

@@ -52,8 +52,9 @@ export function promptOf(messages: unknown): string {
 
 /**
  * The gateway agent whose run sent the request: `agent=<id>` in the Runtime
- * line (RECIPE §10), which the gateway appends to the first user message of a
- * session only: the latest user message that has one; null when none has.
+ * line (docs/gateway-facts.md, "Which agent is calling"), which the gateway
+ * appends to the first user message of a session only: the latest user
+ * message that has one; null when none has.
  */
 export function runtimeAgentOf(messages: unknown): string | null {
   if (!Array.isArray(messages)) return null;

@@ -130,7 +130,8 @@ export const FAKE_MODEL_COST: Readonly<ModelCost> = Object.freeze({ input: 3, ou
  * `modelId` names the model and `cost` its price (default FAKE_MODEL_COST), as a
  * user configures a custom model: svc prices its calls at that price, so costs
  * are non-zero unless a test configures zero. `toolSearch: false` offers MCP
- * tools to the model directly instead of behind the gateway's tool search (RECIPE §10).
+ * tools to the model directly instead of behind the gateway's tool search
+ * (docs/gateway-facts.md, "MCP tools").
  */
 export function prepareGatewayState(stateDir: string, opts: { port: number; token: string; modelUrl: string; modelId?: string; cost?: ModelCost; toolSearch?: boolean }): void {
   const modelId = opts.modelId ?? FAKE_MODEL_ID;

@@ -1,12 +1,13 @@
 // One real OpenClaw gateway for a team-chat test file (issue 17): Node 24 and
-// the pinned openclaw from the test cache, the fake model as its only
-// provider (priced in the gateway's config, FAKE_MODEL_COST unless the test
-// gives another price, so runs cost something), `tools.toolSearch: false` so MCP tools are offered to the model
-// directly (RECIPE §10), started by the test in its own process group so a
-// test can kill it and start it again on the same state and port. Agents are
-// created on it with `agents.create` on an operator session of the test's
-// own (as the CLI would), and svc's MCP servers are attached by merging the
-// gateway snippet of GET /api/mcp/config into openclaw.json, as a user pastes it.
+// the pinned openclaw from the test cache, the fake model as its only provider
+// (priced in the gateway's config, FAKE_MODEL_COST unless the test gives
+// another price, so runs cost something), `tools.toolSearch: false` so MCP
+// tools are offered to the model directly (docs/gateway-facts.md, "MCP
+// tools"), started by the test in its own process group so a test can kill it
+// and start it again on the same state and port. Agents are created on it with
+// `agents.create` on an operator session of the test's own (as the CLI would),
+// and svc's MCP servers are attached by merging the gateway snippet of GET
+// /api/mcp/config into openclaw.json, as a user pastes it.
 import { randomBytes } from 'node:crypto';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { connect } from 'node:net';

@@ -239,7 +239,8 @@ void test('System: gateway start errors: NOT_INSTALLED, SPAWN_ERROR on an early 
   assert.deepEqual(await silent.lc.stop(), { ok: true, stopped: true }, 'the slow gateway is still managed and can be stopped');
 });
 
-// `openclaw devices list --json` as RECIPE §7 shows it.
+// `openclaw devices list --json` as docs/gateway-facts.md ("Pairing and
+// devices list") shows it.
 const OWN = 'a'.repeat(64);
 const OTHER = 'b'.repeat(64);
 const OWN_REQ = '969cc9b6-63c3-4006-a939-41a79fafd88a';

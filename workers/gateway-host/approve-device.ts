@@ -13,7 +13,10 @@ import { cleanLines, runBounded, type RunResult } from './proc.ts';
 export const CLI_TIMEOUT_MS = 30_000;
 
 const PendingRequest = z.object({ requestId: z.string().min(1), deviceId: z.string(), ts: z.number().optional().catch(undefined) });
-/** The part of `devices list --json` svc reads (RECIPE §7): `{ pending: [{ requestId, deviceId, ..., ts }], paired: [...] }`. */
+/**
+ * The part of `devices list --json` svc reads (docs/gateway-facts.md, "Pairing
+ * and devices list"): `{ pending: [{ requestId, deviceId, ..., ts }], paired: [...] }`.
+ */
 export const DevicesList = z.object({ pending: z.array(PendingRequest) });
 export type DevicesList = z.infer<typeof DevicesList>;
 

@@ -1,9 +1,10 @@
 // Issue 23 item 1 end to end on a REAL OpenClaw gateway (the test cache's
-// openclaw, the kit's fake model): the gateway's own team preset
-// (`openclaw agents team create --non-interactive --json`, RECIPE §11) is
-// imported into svc in one call, and a roster change in svc rewrites the
-// coordinator's `subagents.allowAgents` in openclaw.json, which the gateway
-// hot-reloads and enforces (a spawn to the removed member is `forbidden`).
+// openclaw, the kit's fake model): the gateway's own team preset (`openclaw
+// agents team create --non-interactive --json`, docs/gateway-facts.md, "Team
+// preset") is imported into svc in one call, and a roster change in svc
+// rewrites the coordinator's `subagents.allowAgents` in openclaw.json, which
+// the gateway hot-reloads and enforces (a spawn to the removed member is
+// `forbidden`).
 // svc runs as a child process and finds the gateway through OPENCLAW_STATE_DIR.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
