@@ -4,7 +4,7 @@
 // winning over it, OpenClaw's default off), read from the config file while
 // svc is not connected, with the switches disabled and the reason said. The
 // switch itself writes through the running gateway's config.patch:
-// test/e2e/gateway/runaway.test.ts. axe in light and dark.
+// test/gateway/runaway.test.ts. axe in light and dark.
 import assert from 'node:assert/strict';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';

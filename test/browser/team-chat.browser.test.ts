@@ -1,6 +1,6 @@
 // Issue 18, the Team chat page (`/teams/:id`), in a real browser against a
 // real svc and the REAL OpenClaw gateway with the fake model (one gateway for
-// the file, started in before(), as test/e2e/team-chat.test.ts does): the
+// the file, started in before(), as test/gateway/team-chat.test.ts does): the
 // onboarding gate and the intro; a mention picked by keyboard; deltas that
 // grow and replace the live bubble; the committed reply; a reload with no
 // duplicates (journey 3); Stop mid-run (journey 4); a dropped connection

@@ -20,6 +20,6 @@ export function seedSettings(home: string, values: Readonly<Record<string, strin
  * Model routing off from svc's first connect: for a file that proves what the
  * gateway does on its own model path (each run's cost recorded at its end,
  * the config routes' model refs as written). Routing rewrites every agent's
- * model ref once svc wires itself in; test/e2e/model-routing/ proves that.
+ * model ref once svc wires itself in; test/gateway/model-routing/ proves that.
  */
 export const routingOffFromTheStart = (home: string): void => seedSettings(home, { [ENABLED_KEY]: 'false' });

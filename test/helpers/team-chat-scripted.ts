@@ -3,7 +3,7 @@
 // (finish, an error, a call's usage), chat.abort answers `aborted`,
 // chat.history serves the calls the test reported. For the host's own rules
 // (budget halts, the reload race); what the real gateway does is proved in
-// test/e2e/team-chat/.
+// test/gateway/team-chat/.
 import type { TestContext } from 'node:test';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';

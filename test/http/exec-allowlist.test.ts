@@ -2,7 +2,7 @@
 // POST /api/exec-allowlist/revoke over inject(). The gateway state databases
 // are real SQLite files built with the recipe's exact table and documents of
 // the real shape; the paths where the gateway must accept a write are in
-// test/e2e/gateway/exec-scenario.ts.
+// test/gateway/exec-scenario.ts.
 import { test, type TestContext } from 'node:test';
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';

@@ -1,7 +1,7 @@
 // Spec "Smaller resources", exec settings over inject(): the stored config,
 // the execAsk map, validation, the not-applicable path for other runtimes and
 // the 502 savedLocally answer when the gateway cannot take the policy. The
-// gateway-accepts path is in test/e2e/gateway/exec-scenario.ts.
+// gateway-accepts path is in test/gateway/exec-scenario.ts.
 import { test, type TestContext } from 'node:test';
 import assert from 'node:assert/strict';
 import type { FastifyInstance } from 'fastify';

@@ -5,7 +5,7 @@
 // loopback port where a test needs one answering: it challenges, then
 // accepts a connect carrying its token, refuses another, or says it is still
 // starting. No answer and no log line may hold the token. The journey with a
-// real gateway is test/e2e/gateway/existing-gateway.test.ts.
+// real gateway is test/gateway/existing-gateway.test.ts.
 import { test, type TestContext } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';

@@ -60,7 +60,7 @@ void test('Boot report → GET /api/health: checks in the spec order, defaults i
 
   // Something that is not a gateway starts answering on the port: a recheck
   // sees the port, but without a protocol handshake the gateway is not
-  // reachable (the real handshake is covered in test/e2e/gateway.test.ts).
+  // reachable (the real handshake is covered in test/gateway/gateway.test.ts).
   const gw = createServer((s) => s.end());
   await new Promise<void>((resolve) => gw.listen(gwPort, '127.0.0.1', resolve));
   t.after(() => gw.close());

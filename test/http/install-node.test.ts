@@ -4,7 +4,7 @@
 // it puts a package with a `bin/node` under <dir>/node_modules. That stand-in
 // node answers `--version` with v24.99.0 and runs everything else on this
 // Node, marking its children (VIA_MANAGED_NODE=1), so the test sees which
-// node ran the gateway CLI. The real install is test/e2e/gateway/install-node.test.ts.
+// node ran the gateway CLI. The real install is test/gateway/install-node.test.ts.
 import { test, type TestContext } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';

@@ -1,7 +1,7 @@
 // Issue 22 item 2: GET/PUT /api/system/model-routing, POST .../sync and the
 // health report's `model-keys` check, in-process against a temp gateway
 // state folder (the gateway is not running: svc writes the files). The real
-// gateway taking these files is test/e2e/model-routing/.
+// gateway taking these files is test/gateway/model-routing/.
 import { test, type TestContext } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';

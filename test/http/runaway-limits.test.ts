@@ -4,7 +4,7 @@
 // strictest of an agent's teams as the endpoint resolves them, and the
 // gateway's tool-loop detection read from its file while svc is not
 // connected (the switch itself needs the gateway's config.patch: a 503 here;
-// on a real gateway in test/e2e/gateway/runaway.test.ts).
+// on a real gateway in test/gateway/runaway.test.ts).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';

@@ -2,7 +2,7 @@
 // `subagents.allowAgents` in openclaw.json (a backup first, unknown keys kept,
 // no write when nothing changes, no file -> nothing written), the delegation
 // GET/PUT, and the import route's input checks (the import itself runs
-// against a real gateway in test/e2e/gateway/team-preset.test.ts).
+// against a real gateway in test/gateway/team-preset.test.ts).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';

@@ -2,7 +2,7 @@
 // file): GET /api/workboard answers `enabled: false` and never an error, and
 // repeated polls log nothing above debug; the writes refuse bad input with a
 // clear 4xx before anything is asked of a gateway, and 409 while there is no
-// Workboard. The real gateway's side is test/e2e/gateway/workboard.test.ts.
+// Workboard. The real gateway's side is test/gateway/workboard.test.ts.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { buildTestApp } from '../helpers/app.ts';

@@ -1,7 +1,7 @@
 // svc's reconnecting gateway connection when there is no gateway: the state
 // it reports, the backoff, a request that cannot wait forever, reconfigure
 // and stop. (Connected behaviour is proven against the real gateway in
-// test/e2e/gateway.test.ts.) Issue 16 #5: what happens is read from the
+// test/gateway/gateway.test.ts.) Issue 16 #5: what happens is read from the
 // connection's status and log, not timed.
 import { test, type TestContext } from 'node:test';
 import assert from 'node:assert/strict';

@@ -1,7 +1,7 @@
 // The gateway protocol pieces that need no gateway: the v3 signature payload,
 // the device identity file, frame parsing, and what the proxy does to a
 // browser's connect and to the frames it forwards. The handshake itself is
-// proven against the real gateway in test/e2e/gateway.test.ts.
+// proven against the real gateway in test/gateway/gateway.test.ts.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createHash, createPublicKey, verify } from 'node:crypto';

@@ -3,7 +3,7 @@
 // gateway's tool names keep, the steps a large removal is cut into), and one
 // whole round on a gateway state folder on disk with svc's real SQLite
 // tables: attach and roster on, then off, which leaves openclaw.json as it
-// was. The live config.patch path is the e2e's (test/e2e/gateway/own-gateway.test.ts).
+// was. The live config.patch path is the e2e's (test/gateway/own-gateway.test.ts).
 import { test, type TestContext } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';

@@ -1,7 +1,7 @@
 // Issue 22 #2, #4, #6 in the team chat: the host over a real SQLite file and
 // the real budget ledger, with a scripted gateway connection in place of the
 // gateway (test/helpers/team-chat-scripted.ts; what the real gateway does is proved in
-// test/e2e/team-chat/budgets.test.ts). A run halted for a budget, a turn a
+// test/gateway/team-chat/budgets.test.ts). A run halted for a budget, a turn a
 // paused budget blocks before its send, fallback metering that pauses a
 // budget with a run's unrouted spend, and exchange turns halted both ways.
 import { test } from 'node:test';

@@ -1,6 +1,6 @@
 // Issue 23 item 5, the Workboard service's cache in process, against a
 // scripted stand-in for svc's gateway connection (the real gateway's side is
-// test/e2e/gateway/workboard.test.ts): what it reads when, that a
+// test/gateway/workboard.test.ts): what it reads when, that a
 // reconnect reads again even when no event says so, that a gateway without
 // the plugin is asked again only after DISABLED_RECHECK_MS, and that a
 // failing read warns once, not on every poll.

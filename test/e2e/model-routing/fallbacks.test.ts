@@ -15,7 +15,7 @@ import { startFakeModel, type FakeModel } from '../../helpers/fake-model.ts';
 import { startServer, tempHome, type RunningServer } from '../../helpers/server.ts';
 import { call } from '../../helpers/team-chat-api.ts';
 import { waitFor } from '../../helpers/wait.ts';
-import { startRecorder, type Recorder } from './recorder.ts';
+import { startRecorder, type Recorder } from '../../helpers/recording-upstream.ts';
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any -- API bodies and config shapes
 

@@ -8,8 +8,8 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import { managedNodeDir, managedNodeSpec, nodePackageName } from '../../../shared/gateway/managed-node.ts';
-import { removeHome, startServer, tempHome, type RunningServer } from '../../helpers/server.ts';
+import { managedNodeDir, managedNodeSpec, nodePackageName } from '../../shared/gateway/managed-node.ts';
+import { removeHome, startServer, tempHome, type RunningServer } from '../helpers/server.ts';
 import { postFrames } from './lifecycle-scenario.ts';
 
 const spec = managedNodeSpec();

@@ -14,7 +14,7 @@ import { PRICED_MODEL_ID, startTeamChatGateway, type TeamChatGateway } from '../
 import { startServer, type RunningServer } from '../../helpers/server.ts';
 import { waitFor } from '../../helpers/wait.ts';
 import { startFakeAnthropic, type FakeAnthropic } from '../../helpers/fake-anthropic.ts';
-import { startRecorder, type Recorder } from './recorder.ts';
+import { startRecorder, type Recorder } from '../../helpers/recording-upstream.ts';
 import { call } from '../../helpers/team-chat-api.ts';
 
 const SETUP_TIMEOUT_MS = 20 * 60_000;

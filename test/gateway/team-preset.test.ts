@@ -13,10 +13,10 @@ import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { sendChat } from '../../../shared/gateway/chat.ts';
-import { startTeamChatGateway, type TeamChatGateway } from '../../helpers/team-chat-gateway.ts';
-import { startServer, type RunningServer } from '../../helpers/server.ts';
-import { waitFor } from '../../helpers/wait.ts';
+import { sendChat } from '../../shared/gateway/chat.ts';
+import { startTeamChatGateway, type TeamChatGateway } from '../helpers/team-chat-gateway.ts';
+import { startServer, type RunningServer } from '../helpers/server.ts';
+import { waitFor } from '../helpers/wait.ts';
 
 const SETUP_TIMEOUT_MS = 20 * 60_000;
 const SPECIALISTS = ['researcher', 'writer', 'reviewer'];

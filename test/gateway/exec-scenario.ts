@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
-import { waitFor } from '../../helpers/wait.ts';
+import { waitFor } from '../helpers/wait.ts';
 
 export interface ExecScenarioContext {
   svcBase: string;

@@ -22,13 +22,13 @@ import { loadOrCreateDeviceIdentity } from '../../shared/gateway/device-identity
 import { parseDevicesList } from '../../workers/gateway-host/approve-device.ts';
 import { processIdentity } from '../../workers/gateway-host/proc-identity.ts';
 import { startFakeModel, type FakeModel } from '../helpers/fake-model.ts';
-import { gatewayConfigScenario } from './gateway/config-scenario.ts';
-import { execScenario } from './gateway/exec-scenario.ts';
-import { resetContextScenario } from './gateway/reset-context.ts';
+import { gatewayConfigScenario } from './config-scenario.ts';
+import { execScenario } from './exec-scenario.ts';
+import { resetContextScenario } from './reset-context.ts';
 import { existsSync, readFileSync } from 'node:fs';
 import { routingOffFromTheStart } from '../helpers/seed-settings.ts';
 import { ensureGatewayInstalled, gatewayEnv, killGroup, OPENCLAW_VERSION, prepareGatewayState, type GatewayInstall } from '../helpers/real-gateway.ts';
-import { approveDeviceScenario, postFrames, restartThroughSvc, startThroughSvc, stopThroughSvc } from './gateway/lifecycle-scenario.ts';
+import { approveDeviceScenario, postFrames, restartThroughSvc, startThroughSvc, stopThroughSvc } from './lifecycle-scenario.ts';
 import { freePort, removeHome, startServer, tempHome, type RunningServer } from '../helpers/server.ts';
 
 const SETUP_TIMEOUT_MS = 20 * 60_000;

@@ -7,7 +7,7 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { waitFor } from '../../helpers/wait.ts';
+import { waitFor } from '../helpers/wait.ts';
 
 export interface GatewayConfigScenarioContext {
   /** svc's base URL, e.g. http://127.0.0.1:18790 */

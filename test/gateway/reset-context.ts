@@ -8,9 +8,9 @@
 // message plus exactly one divider.
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
-import { messageText, sendChat } from '../../../shared/gateway/chat.ts';
-import type { GatewaySession } from '../../../shared/gateway/client.ts';
-import { waitFor } from '../../helpers/wait.ts';
+import { messageText, sendChat } from '../../shared/gateway/chat.ts';
+import type { GatewaySession } from '../../shared/gateway/client.ts';
+import { waitFor } from '../helpers/wait.ts';
 
 export interface ResetContextScenarioContext {
   /** svc's base URL, e.g. http://127.0.0.1:18790 */

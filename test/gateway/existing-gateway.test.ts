@@ -11,12 +11,12 @@ import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { loadOrCreateDeviceIdentity } from '../../../shared/gateway/device-identity.ts';
-import { startFakeModel, type FakeModel } from '../../helpers/fake-model.ts';
+import { loadOrCreateDeviceIdentity } from '../../shared/gateway/device-identity.ts';
+import { startFakeModel, type FakeModel } from '../helpers/fake-model.ts';
 import {
   ensureGatewayInstalled, gatewayEnv, OPENCLAW_VERSION, prepareGatewayState, startRealGateway, waitForConnect, type StartedGateway,
-} from '../../helpers/real-gateway.ts';
-import { freePort, removeHome, startServer, tempHome, type RunningServer } from '../../helpers/server.ts';
+} from '../helpers/real-gateway.ts';
+import { freePort, removeHome, startServer, tempHome, type RunningServer } from '../helpers/server.ts';
 
 const SETUP_TIMEOUT_MS = 20 * 60_000;
 

@@ -12,12 +12,12 @@ import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { sendChat } from '../../../shared/gateway/chat.ts';
-import { call, chat, createTeam, executions, history, openChatStream, teamKey, untilEvent } from '../../helpers/team-chat-api.ts';
-import { startTeamChatGateway, type TeamChatGateway } from '../../helpers/team-chat-gateway.ts';
-import { startServer, type RunningServer } from '../../helpers/server.ts';
-import { waitFor } from '../../helpers/wait.ts';
-import { startRecorder, type Recorder } from '../model-routing/recorder.ts';
+import { sendChat } from '../../shared/gateway/chat.ts';
+import { call, chat, createTeam, executions, history, openChatStream, teamKey, untilEvent } from '../helpers/team-chat-api.ts';
+import { startTeamChatGateway, type TeamChatGateway } from '../helpers/team-chat-gateway.ts';
+import { startServer, type RunningServer } from '../helpers/server.ts';
+import { waitFor } from '../helpers/wait.ts';
+import { startRecorder, type Recorder } from '../helpers/recording-upstream.ts';
 
 const SETUP_TIMEOUT_MS = 20 * 60_000;
 const RUN_MS = 180_000;

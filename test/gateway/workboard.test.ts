@@ -7,11 +7,11 @@
 // Workboard client would. The tests run in order.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { WorkboardCard, WorkboardView } from '../../../shared/workboard/schemas.ts';
-import { call, createTeam } from '../../helpers/team-chat-api.ts';
-import { startTeamChatGateway, type TeamChatGateway } from '../../helpers/team-chat-gateway.ts';
-import { startServer, type RunningServer } from '../../helpers/server.ts';
-import { waitFor } from '../../helpers/wait.ts';
+import type { WorkboardCard, WorkboardView } from '../../shared/workboard/schemas.ts';
+import { call, createTeam } from '../helpers/team-chat-api.ts';
+import { startTeamChatGateway, type TeamChatGateway } from '../helpers/team-chat-gateway.ts';
+import { startServer, type RunningServer } from '../helpers/server.ts';
+import { waitFor } from '../helpers/wait.ts';
 
 const SETUP_TIMEOUT_MS = 20 * 60_000;
 const WB_STATUSES = ['triage', 'backlog', 'todo', 'scheduled', 'ready', 'running', 'review', 'blocked', 'done'];
