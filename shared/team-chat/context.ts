@@ -1,7 +1,7 @@
 // What every part of the team-chat host shares: the stores over the host's
 // own connection, the gateway port, the clock, the event sink and the limits.
 // Built once by host.ts; the orchestrators, runs, exchanges and recovery take it.
-import type { PayloadOf, EventOf } from '../channels/contract.ts';
+import type { PayloadOf, EventOf, ResultOf } from '../channels/contract.ts';
 import type { teamChatContract } from '../channels/team-chat.ts';
 import type { CostRecords } from '../costs/index.ts';
 import type { ChatMessages } from '../db/chat-messages.ts';
@@ -22,6 +22,11 @@ export type TeamChatEventName = keyof Contract['events'] & string;
 /** The host's outlet: the worker posts these on its channel; in-thread the service takes them directly. */
 export type TeamChatEmit = <E extends TeamChatEventName>(event: E, payload: EventOf<Contract, E>) => void;
 export type ConfigurePayload = PayloadOf<Contract, 'configure'>;
+/** The host's answers, as the channel's contract defines them (one schema, no second type). */
+export type IngestResult = ResultOf<Contract, 'ingest'>;
+export type ExchangeResult = ResultOf<Contract, 'exchange'>;
+/** What a stop ended: runs aborted, tasks released, deliveries dropped, executions cancelled. */
+export type StopCounts = ResultOf<Contract, 'stop'>;
 
 /** The host's gateway connection as the runs use it. */
 export interface GatewayPort {

@@ -7,6 +7,9 @@
 // Creating it runs recovery: no executions row is left `running`. Native
 // delegations the gateway runs by itself (issue 23) are followed on the same
 // connection by the spawn tracker (spawns.ts); a stop reaches them too.
+import type { PayloadOf, ResultOf } from '../channels/contract.ts';
+import type { Handlers } from '../channels/server.ts';
+import type { teamChatContract } from '../channels/team-chat.ts';
 import type { Db } from '../db/open.ts';
 import { createChatMessages } from '../db/chat-messages.ts';
 import { createSettingsTable } from '../db/settings-table.ts';
@@ -29,24 +32,48 @@ import type { ConfigurePayload, GatewayPort, TeamChatContext, TeamChatEmit } fro
 import { createEntryWriter } from './entries.ts';
 import { createExecutions } from './executions.ts';
 import { createOrchestrator, type Orchestrator } from './orchestrator.ts';
-import type { StopCounts } from './work.ts';
 import { recoverRunning } from './recovery.ts';
 import { createSpawnTracker } from './spawns.ts';
-import type { BudgetHalt, ChatIngest, ExchangeStart } from './schemas.ts';
 
 export type { TeamChatEmit } from './context.ts';
 
+type C = typeof teamChatContract;
+/** One request of the channel as the host answers it: the contract's payload in, its result out, at once. */
+type Answer<M extends keyof C['requests']> = (payload: PayloadOf<C, M>) => ResultOf<C, M>;
+
+/**
+ * The host answers the team-chat channel's requests (shared/channels/team-chat.ts
+ * says what each does); every signature here is derived from that contract,
+ * and hostHandlers() below is the one table that serves it.
+ */
 export interface TeamChatHost {
-  configure(p: ConfigurePayload): void;
-  ingest(p: ChatIngest): { agentId: string | null; sessionKey: string; entryId: string };
-  stop(p: { teamId: string }): Promise<StopCounts>;
-  boardChanged(p: { teamId: string; taskId: string }): void;
-  exchange(p: ExchangeStart): { exchangeId: string };
-  /** A budget reached its cap during a run (budget-halt.ts): halted is false when no run of that session is going. */
-  haltForBudget(p: BudgetHalt): { halted: boolean };
-  stats(): { orchestrators: number; running: number; queued: number; runs: number };
+  configure: Answer<'configure'>;
+  ingest: Answer<'ingest'>;
+  stop(payload: PayloadOf<C, 'stop'>): Promise<ResultOf<C, 'stop'>>;
+  boardChanged: Answer<'boardChanged'>;
+  exchange: Answer<'exchange'>;
+  haltForBudget: Answer<'haltForBudget'>;
+  stats(payload?: PayloadOf<C, 'stats'>): ResultOf<C, 'stats'>;
   /** Closes the gateway connection; runs in flight are not aborted (the next start's recovery closes their rows). */
   close(): Promise<void>;
+}
+
+/**
+ * The channel's handler table over a host, checked against the contract at
+ * compile time: the worker serves it (workers/team-chat/main.ts), and so does
+ * the supervisor's in-thread channel, so both cross the same validation.
+ * `shutdown` is the server's own (it ends the thread).
+ */
+export function hostHandlers(host: () => TeamChatHost): Omit<Handlers<C>, 'shutdown'> {
+  return {
+    configure: (p) => host().configure(p),
+    ingest: (p) => host().ingest(p),
+    stop: (p) => host().stop(p),
+    boardChanged: (p) => host().boardChanged(p),
+    exchange: (p) => host().exchange(p),
+    haltForBudget: (p) => host().haltForBudget(p),
+    stats: (p) => host().stats(p),
+  };
 }
 
 export type ConnectFn = (target: TargetFn, logger: Logger) => GatewayConnection;
@@ -249,13 +276,14 @@ export function createTeamChatHost(opts: TeamChatHostOptions): TeamChatHost {
       secrets = p.secrets;
       const changed = target?.url !== p.gateway?.url || target?.token !== p.gateway?.token;
       target = p.gateway;
-      if (closed) return;
+      if (closed) return {};
       if (!started) {
         started = true;
         connection.start();
       } else if (changed) {
         connection.reconfigure();
       }
+      return {};
     },
     ingest: (p) => orchestrator(p.teamId).ingest(p),
     async stop({ teamId }) {
@@ -265,7 +293,10 @@ export function createTeamChatHost(opts: TeamChatHostOptions): TeamChatHost {
       const [own, native] = await Promise.all([o ? o.stop() : { aborted: 0, released: 0, dropped: 0, cancelled: 0 }, spawns.stopTeam(teamId)]);
       return { ...own, aborted: own.aborted + native.aborted, cancelled: own.cancelled + native.cancelled };
     },
-    boardChanged: ({ teamId }) => orchestrator(teamId).boardChanged(),
+    boardChanged: ({ teamId }) => {
+      orchestrator(teamId).boardChanged();
+      return {};
+    },
     exchange: (p) => orchestrator(p.teamId).exchange(p),
     haltForBudget(p) {
       // The session key names the team, but only a live orchestrator can have the run: none is created for a halt.

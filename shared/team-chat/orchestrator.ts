@@ -9,7 +9,7 @@ import type { Task } from '../board/types.ts';
 import { messageOf } from '../errors.ts';
 import { uuidv7 } from '../ids.ts';
 import type { BudgetHalt, ChatIngest, ExchangeStart } from './schemas.ts';
-import type { TeamChatContext } from './context.ts';
+import type { ExchangeResult, IngestResult, StopCounts, TeamChatContext } from './context.ts';
 import { readyDelegations, resultMessage, senderOf, taskMessage } from './delegations.ts';
 import { runExchange, type ExchangeState } from './exchange.ts';
 import { buildPreamble, deliveryText } from './preamble.ts';
@@ -18,15 +18,15 @@ import type { MeteredTarget } from './call-meter.ts';
 import { teamBudgetHooks } from './orchestrator-budget.ts';
 import { admitToChain, selectSpeaker } from './chain-rules.ts';
 import { stopTeam } from './stop.ts';
-import type { Chain, Delivery, StopCounts, Trigger } from './work.ts';
+import type { Chain, Delivery, Trigger } from './work.ts';
 import { addressable, gatewaySessionKeyOf, handOvers, loadRoster, resolveTarget, sessionKeyOf, type RosterAgent, type TeamRoster } from './target.ts';
 
 export const NO_AGENT_TEXT = 'No agent can answer in this team yet: add an agent or set a lead.';
 
 export interface Orchestrator {
-  ingest(p: ChatIngest): { agentId: string | null; sessionKey: string; entryId: string };
+  ingest(p: ChatIngest): IngestResult;
   boardChanged(): void;
-  exchange(p: ExchangeStart): { exchangeId: string };
+  exchange(p: ExchangeStart): ExchangeResult;
   stop(): Promise<StopCounts>;
   /** A budget reached its cap during the run of that session (budget-halt.ts); false when no run of it is going. */
   haltForBudget(p: BudgetHalt): boolean;

@@ -5,11 +5,11 @@
 // never delivered again by itself); statuses go back to `idle`.
 import { messageOf } from '../errors.ts';
 import { uuidv7 } from '../ids.ts';
-import type { TeamChatContext } from './context.ts';
+import type { StopCounts, TeamChatContext } from './context.ts';
 import type { ExchangeState } from './exchange.ts';
 import { abortQuietly, newTraceId, type RunHandle } from './run.ts';
 import { sessionKeyOf } from './target.ts';
-import type { Delivery, StopCounts } from './work.ts';
+import type { Delivery } from './work.ts';
 
 /** What a team's orchestrator has going: a stop empties it. */
 export interface TeamWork {

@@ -26,10 +26,3 @@ export interface Delivery {
   chain: Chain;
   parentSpanId: string | null;
 }
-
-export interface StopCounts {
-  aborted: number;
-  released: number;
-  dropped: number;
-  cancelled: number;
-}

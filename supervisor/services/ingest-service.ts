@@ -56,7 +56,6 @@ export function createIngestService(opts: {
   let worker: Service<typeof ingestContract> | null = null;
   // Batches go to the worker only once it said it serves: a request posted
   // earlier would wait behind the worker's start-up instead of being written.
-  let ready = false;
   if (opts.startWorker) {
     worker = opts.supervisor.start({
       name: 'ingest',
@@ -64,19 +63,14 @@ export function createIngestService(opts: {
       contract: ingestContract,
       stopMethod: 'stop',
       workerData: () => ({ dbPath: opts.paths.db }),
-      onStart: (client) => {
-        ready = false;
-        client.on('ready', () => {
-          ready = true;
-        });
-      },
+      ready: { event: 'ready' },
     });
   }
   /** This thread's own parse and write, for when the worker cannot take the batch. */
   const here = createIngestWriter({ db: opts.db, tx: opts.tx, eventLog: opts.eventLog });
   const appendHere = (body: Uint8Array, now: number, key?: string) => here.appendBody(body, now, key);
 
-  const serving = (): boolean => worker !== null && ready && worker.status().state === 'running';
+  const serving = (): boolean => worker !== null && worker.serving();
 
   return {
     serving,

@@ -38,6 +38,12 @@ export interface WorkerSpec<C extends Contract> {
   stopMethod?: keyof C['requests'] & string;
   /** Called each time the thread has exited (a crash or a stop), before any restart: e.g. end the child processes it left. */
   onExit?: (code: number) => void;
+  /**
+   * The event the worker emits once it serves (its own start-up done), and
+   * what must reach it before anything else (its configuration). The service
+   * serves from then until the thread exits; without this, from `online`.
+   */
+  ready?: { event: keyof C['events'] & string; prepare?: (client: ChannelClient<C>) => Promise<void> };
 }
 
 export interface ServiceStatus {
@@ -54,6 +60,60 @@ export interface Service<C extends Contract> {
   status(): ServiceStatus;
   /** The current channel; requests fail as values while the worker is not running. */
   request: ChannelClient<C>['request'];
+  /** Whether the worker runs and said it serves (WorkerSpec.ready), so a request goes straight to it. */
+  serving(): boolean;
+  /** Resolves once the worker serves; rejects after `timeoutMs` (a worker that is down, or slow to start). */
+  whenServing(timeoutMs: number): Promise<void>;
+}
+
+/** Requests wait here for a worker that is (re)starting: each start that reaches `ready` wakes them. */
+class Readiness {
+  private serving = false;
+  private generation = 0;
+  private waiters: Array<() => void> = [];
+
+  /** A new thread: not serving until it says so; returns its generation. */
+  started(): number {
+    this.serving = false;
+    return ++this.generation;
+  }
+
+  /** The thread of `generation` serves (ignored when a newer one has started since). */
+  serves(generation: number): void {
+    if (generation !== this.generation) return;
+    this.serving = true;
+    for (const wake of this.waiters.splice(0)) wake();
+  }
+
+  exited(): void {
+    this.serving = false;
+    this.generation++;
+  }
+
+  /** No start will come (svc is stopping): the waiting requests go on now and fail as the worker is gone. */
+  stopped(): void {
+    this.exited();
+    for (const wake of this.waiters.splice(0)) wake();
+  }
+
+  is(): boolean {
+    return this.serving;
+  }
+
+  wait(timeoutMs: number, what: () => string): Promise<void> {
+    if (this.serving) return Promise.resolve();
+    return new Promise<void>((resolve, reject) => {
+      const wake = () => {
+        clearTimeout(timer);
+        resolve();
+      };
+      const timer = setTimeout(() => {
+        this.waiters = this.waiters.filter((w) => w !== wake);
+        reject(new Error(what()));
+      }, timeoutMs);
+      this.waiters.push(wake);
+    });
+  }
 }
 
 interface Managed {
@@ -77,6 +137,7 @@ export class Supervisor {
     let client: ChannelClient<C> | null = null;
     let restartTimer: NodeJS.Timeout | null = null;
     const log = this.logger.child({ worker: spec.name });
+    const readiness = new Readiness();
     const setState = (s: ServiceState) => {
       status.state = s;
       status.since = Date.now();
@@ -89,8 +150,22 @@ export class Supervisor {
       worker = w;
       const c = createChannelClient(spec.contract, w, { onInvalid: (d) => log.warn(d) });
       client = c;
+      const generation = readiness.started();
+      const ready = spec.ready;
+      if (ready) {
+        c.on(ready.event, () => {
+          // What it needs first goes first: a request let through after it never meets an unprepared worker.
+          void (ready.prepare ? ready.prepare(c) : Promise.resolve()).then(
+            () => readiness.serves(generation),
+            (err: unknown) => log.error({ err }, 'worker could not be prepared; requests keep waiting for its next start'),
+          );
+        });
+      }
       spec.onStart?.(c);
-      w.once('online', () => setState('running'));
+      w.once('online', () => {
+        setState('running');
+        if (!ready) readiness.serves(generation);
+      });
       w.on('error', (raw: unknown) => {
         // Errors from a worker arrive structured-cloned; a non-Error is described, not lost.
         const err = raw instanceof Error ? raw : new Error(describe(raw));
@@ -98,6 +173,7 @@ export class Supervisor {
         log.error({ err }, 'worker threw');
       });
       w.once('exit', (code) => {
+        readiness.exited();
         status.lastExitCode = code;
         c.failAll({ code: 'WORKER_EXITED', message: `worker ${spec.name} exited (code ${code})` });
         c.dispose();
@@ -137,6 +213,7 @@ export class Supervisor {
       stop: async () => {
         if (restartTimer) clearTimeout(restartTimer);
         setState('stopped');
+        readiness.stopped();
         const w = worker;
         const c = client;
         if (!w) return;
@@ -170,6 +247,8 @@ export class Supervisor {
         }
         return client.request(method, payload, opts);
       }) as ChannelClient<C>['request'],
+      serving: () => readiness.is() && status.state === 'running',
+      whenServing: (timeoutMs) => readiness.wait(timeoutMs, () => `the ${spec.name} worker is not ready (${status.state}); try again shortly`),
     };
   }
 

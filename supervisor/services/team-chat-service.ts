@@ -9,12 +9,11 @@
 // Board rows and room posts of a team become frames too, and board rows a
 // `boardChanged` for the host (team-chat-frames.ts). The gateway target goes
 // to the host again whenever the gateway settings change.
-import type { EventOf } from '../../shared/channels/contract.ts';
+import type { EventOf, ResultOf } from '../../shared/channels/contract.ts';
 import type { ChatRow } from '../../shared/db/chat-messages.ts';
 import type { SettingsTable } from '../../shared/db/settings-table.ts';
 import type { Domain } from '../../shared/domain.ts';
 import type { EventRow } from '../../shared/events/types.ts';
-import { uuidv7 } from '../../shared/ids.ts';
 import type { Redactor } from '../../shared/redact.ts';
 import type { BudgetHalt, ChatIngest, ExchangeStart } from '../../shared/team-chat/schemas.ts';
 import type { GatewayLink } from './gateway-link.ts';
@@ -22,20 +21,17 @@ import type { CachedSettingsService } from './settings-service.ts';
 import type { StreamHub } from './stream-hub.ts';
 import { listenForBoardAndRoom, type TeamFrameHub } from './team-chat-frames.ts';
 import { createTeamChatReads, type TeamChatReads } from './team-chat-reads.ts';
-import {
-  hereTarget, workerTarget,
-  type C, type ConfigurePayload, type IngestResult, type StopResult, type TargetDeps, type TeamChatEmitHandler,
-} from './team-chat-targets.ts';
+import { hereTarget, workerTarget, type C, type ConfigurePayload, type TargetDeps, type TeamChatEmitHandler } from './team-chat-targets.ts';
 
 export interface TeamChatService {
   /** The per-team tier-2 frames the stream route subscribes to. */
   readonly frames: TeamFrameHub;
   /** What the stream and room routes read. */
   readonly reads: TeamChatReads;
-  /** Persists the user entry (entryId minted here when the client gave none) and queues the delivery. */
-  ingest(p: ChatIngest): Promise<IngestResult>;
-  stop(teamId: string): Promise<StopResult>;
-  exchange(p: ExchangeStart): Promise<{ exchangeId: string }>;
+  /** Persists the user entry (the host mints its id when the client gave none) and queues the delivery. */
+  ingest(p: ChatIngest): Promise<ResultOf<C, 'ingest'>>;
+  stop(teamId: string): Promise<ResultOf<C, 'stop'>>;
+  exchange(p: ExchangeStart): Promise<ResultOf<C, 'exchange'>>;
   /**
    * A budget reached its cap during a run of `agentId` (docs/team-chat.md, "Budgets"): the run of that gateway
    * session key is aborted, a `system`/`meta` entry names the budget, no further turn of that message
@@ -44,7 +40,7 @@ export interface TeamChatService {
    */
   haltForBudget(input: BudgetHalt): Promise<void>;
   /** The host's counters (health's `workers`), or null when the worker does not run or answer. */
-  stats(): Promise<Record<string, number> | null>;
+  stats(): Promise<ResultOf<C, 'stats'> | null>;
   close(): Promise<void>;
 }
 
@@ -103,18 +99,18 @@ export function createTeamChatService(opts: TeamChatServiceOptions): TeamChatSer
     board: opts.domain.board,
     reads,
     settingsTable: opts.settingsTable,
-    boardChanged: (teamId, taskId) => target.boardChanged(teamId, taskId),
+    boardChanged: (teamId, taskId) => target.boardChanged({ teamId, taskId }),
     log,
   });
 
   return {
     frames,
     reads,
-    ingest: (p) => target.ingest({ ...p, entryId: p.entryId ?? `user-${uuidv7()}` }),
-    stop: (teamId) => target.stop(teamId),
-    exchange: (p) => target.exchange(p),
+    ingest: (p) => target.call('ingest', p),
+    stop: (teamId) => target.call('stop', { teamId }),
+    exchange: (p) => target.call('exchange', p),
     haltForBudget: (p) =>
-      target.haltForBudget(p).then(
+      target.call('haltForBudget', p).then(
         ({ halted }) => log.debug({ agentId: p.agentId, budgetId: p.budgetId, halted }, 'team chat: budget halt'),
         (err: unknown) => log.warn({ err, agentId: p.agentId, budgetId: p.budgetId }, 'team chat: budget halt did not reach the worker'),
       ),

@@ -1,32 +1,39 @@
-// Where the team-chat service's requests go (docs/architecture.md, "Threads"): the
-// team-chat worker when workers run, a host in this thread otherwise. The
-// worker is started through the Supervisor, sent `configure` once it says
-// `ready` (and again on every reconfigure), and given requests only once it
-// took that configuration; a request made while it (re)starts waits for it,
-// bounded. The in-thread host is configured on first use.
+// Where the team-chat service's requests go (docs/architecture.md,
+// "Threads"): the team-chat worker when workers run, a host in this thread
+// otherwise (inject() tests). Either way they cross the team-chat channel
+// (shared/channels/team-chat.ts) with its validation: the in-thread host is
+// served on a MessageChannel with the same handler table as the worker's
+// (hostHandlers), so a route test meets the contract a running svc does.
+// The worker serves once it said `ready` and took its configuration (the
+// Supervisor's readiness, supervision.ts); a request made while it
+// (re)starts waits for it, bounded. The in-thread host is configured on
+// first use, so an app that never chats opens no gateway connection.
+import { MessageChannel } from 'node:worker_threads';
+import { createChannelClient, type ChannelClient } from '../../shared/channels/client.ts';
+import type { EventOf, PayloadOf, Result, ResultOf } from '../../shared/channels/contract.ts';
+import { serveChannel } from '../../shared/channels/server.ts';
 import { teamChatContract } from '../../shared/channels/team-chat.ts';
-import type { EventOf, PayloadOf } from '../../shared/channels/contract.ts';
 import type { Config } from '../../shared/config.ts';
+import type { BudgetPolicy } from '../../shared/budgets/rows.ts';
 import type { Db } from '../../shared/db/open.ts';
 import type { DeviceIdentity } from '../../shared/gateway/device-identity.ts';
 import type { Logger } from '../../shared/log.ts';
 import type { SvcPaths } from '../../shared/paths.ts';
-import type { BudgetPolicy } from '../../shared/budgets/rows.ts';
-import { createTeamChatHost, type TeamChatHost } from '../../shared/team-chat/host.ts';
-import type { BudgetHalt, ChatIngest, ExchangeStart } from '../../shared/team-chat/schemas.ts';
-import { workerEntry, type Service, type Supervisor } from './supervision.ts';
+import { createTeamChatHost, hostHandlers, type TeamChatHost } from '../../shared/team-chat/host.ts';
+import { workerEntry, type Supervisor } from './supervision.ts';
 
 export type C = typeof teamChatContract;
 type Events = C['events'];
 export type TeamChatEmitHandler = <E extends keyof Events & string>(event: E, payload: EventOf<C, E>) => void;
 export type ConfigurePayload = PayloadOf<C, 'configure'>;
-export type IngestResult = { agentId: string | null; sessionKey: string; entryId: string };
-export type StopResult = { aborted: number; released: number; dropped: number; cancelled: number };
+/** The requests the service makes; `configure` and `shutdown` are the target's own. */
+export type TeamChatRequest = Exclude<keyof C['requests'] & string, 'configure' | 'shutdown'>;
 
 /** A request made while the worker is (re)starting waits this long for it, then fails (a 500). */
 export const READY_WAIT_MS = 10_000;
 /** Ingest answers once the user entry is committed; this covers a long wait for the write lock. */
 const REQUEST_TIMEOUT_MS = 30_000;
+const EVENTS = Object.keys(teamChatContract.events) as Array<keyof Events & string>;
 
 export interface TargetDeps {
   supervisor: Supervisor;
@@ -39,25 +46,51 @@ export interface TargetDeps {
   createHost?: typeof createTeamChatHost;
 }
 
-/** Where requests go: the worker or a host in this thread. */
+/** Where requests go: the worker or a host in this thread, over the channel either way. */
 export interface Target {
+  /** Sends the current configuration again (the gateway settings changed). */
   configure(): void;
-  ingest(p: ChatIngest): Promise<IngestResult>;
-  stop(teamId: string): Promise<StopResult>;
-  boardChanged(teamId: string, taskId: string): void;
-  exchange(p: ExchangeStart): Promise<{ exchangeId: string }>;
-  haltForBudget(p: BudgetHalt): Promise<{ halted: boolean }>;
-  stats(): Promise<Record<string, number> | null>;
+  /** One request; a failure is thrown (the route answers a redacted 500). */
+  call<M extends TeamChatRequest>(method: M, payload: PayloadOf<C, M>): Promise<ResultOf<C, M>>;
+  /** A board change, never awaited: held while the worker is not serving, handed over once it is. */
+  boardChanged(p: PayloadOf<C, 'boardChanged'>): void;
+  /** The host's counters, or null when it does not serve or answer. */
+  stats(): Promise<ResultOf<C, 'stats'> | null>;
   close(): Promise<void>;
 }
 
 /** The budgets' policy as svc's config has it (SVC_BUDGET_WARN_PCT, SVC_BUDGET_HARD_CAP_USD_CENTS). */
 export const budgetPolicyOf = (config: Config): BudgetPolicy => ({ warnPct: config.budgetWarnPct, hardCapUsdCents: config.budgetHardCapUsdCents });
 
+const resultOf = <T>(r: Result<T>, who: string): T => {
+  if (!r.ok) throw new Error(`${who}: ${r.error.message}`);
+  return r.result;
+};
+
+const forwardEvents = (client: ChannelClient<C>, emit: TeamChatEmitHandler) => {
+  for (const event of EVENTS) client.on(event, (p) => emit(event, p));
+};
+
 export function hereTarget(opts: TargetDeps, emit: TeamChatEmitHandler, configurePayload: () => ConfigurePayload): Target {
   const create = opts.createHost ?? createTeamChatHost;
-  // Creating the host runs its recovery (executions left `running` are closed).
-  const host: TeamChatHost = create({
+  const { port1, port2 } = new MessageChannel();
+  let host: TeamChatHost | null = null;
+  const theHost = () => host as TeamChatHost;
+  const server = serveChannel(teamChatContract, port1, { ...hostHandlers(theHost), shutdown: async () => ({}) });
+  const client = createChannelClient(teamChatContract, port2, { defaultTimeoutMs: REQUEST_TIMEOUT_MS, onInvalid: (d) => opts.logger.warn(d) });
+  forwardEvents(client, emit);
+  // The channel keeps the process alive only while a request waits on it: an inject() app left open must not.
+  port2.unref();
+  const request: typeof client.request = async (method, payload, ropts) => {
+    port2.ref();
+    try {
+      return await client.request(method, payload, ropts);
+    } finally {
+      if (client.inFlight() === 0) port2.unref();
+    }
+  };
+  // Creating the host runs its recovery (executions left `running` are closed); what it emits crosses the channel.
+  host = create({
     db: opts.db,
     logger: opts.logger.child({ component: 'team-chat-host' }),
     identity: opts.identity,
@@ -66,30 +99,34 @@ export function hereTarget(opts: TargetDeps, emit: TeamChatEmitHandler, configur
     idleMs: opts.config.teamChatIdleMs,
     runTimeoutMs: opts.config.teamChatRunTimeoutMs,
     budgetPolicy: budgetPolicyOf(opts.config),
-    emit,
+    emit: (event, payload) => server.emit(event, payload),
   });
-  // Configured on first use: an app that never chats (most inject() tests)
-  // opens no gateway connection, as the gateway link does not start without workers.
-  let configured = false;
-  const ready = () => {
-    if (!configured) {
-      configured = true;
-      host.configure(configurePayload());
-    }
-    return host;
+  let configured: Promise<void> | null = null;
+  const configure = async () => void resultOf(await request('configure', configurePayload()), 'team-chat host');
+  // A halt or a count needs no gateway: a host never configured has no run to halt.
+  const needsGateway = (method: TeamChatRequest) => method !== 'haltForBudget' && method !== 'stats';
+  const call: Target['call'] = async (method, payload) => {
+    if (needsGateway(method)) await (configured ??= configure());
+    return resultOf(await request(method, payload), 'team-chat host');
   };
   return {
     configure: () => {
-      if (configured) host.configure(configurePayload());
+      if (configured) configured = configured.then(configure);
     },
-    ingest: async (p) => ready().ingest(p),
-    stop: (teamId) => ready().stop({ teamId }),
-    boardChanged: (teamId, taskId) => ready().boardChanged({ teamId, taskId }),
-    exchange: async (p) => ready().exchange(p),
-    // A host never configured runs nothing: there is nothing to halt, and no gateway connection is opened for it.
-    haltForBudget: async (p) => (configured ? host.haltForBudget(p) : { halted: false }),
-    stats: async () => host.stats(),
-    close: () => host.close(),
+    call,
+    boardChanged: (p) => {
+      call('boardChanged', p).catch((err: unknown) => opts.logger.warn({ err, ...p }, 'team-chat host missed a board change'));
+    },
+    stats: async () => {
+      const r = await request('stats', {});
+      return r.ok ? r.result : null;
+    },
+    close: async () => {
+      client.dispose();
+      server.dispose();
+      port1.close();
+      await theHost().close();
+    },
   };
 }
 
@@ -101,31 +138,19 @@ export function workerTarget(
   running: Map<string, Set<string>>,
   log: Logger,
 ): Target {
-  let ready = false;
-  /** Counts starts: a `ready` of a thread that has since exited must not mark its successor ready. */
-  let generation = 0;
-  let waiters: Array<() => void> = [];
-  /** Board changes seen while the worker was not ready: handed over once it is. */
-  const pendingBoard = new Map<string, { teamId: string; taskId: string }>();
-  let worker: Service<C> | null = null;
-
-  const configure = async () => {
-    if (!worker) return;
-    const r = await worker.request('configure', configurePayload(), { timeoutMs: REQUEST_TIMEOUT_MS });
+  /** Board changes seen while the worker was not serving: handed over once it is. */
+  const pendingBoard = new Map<string, PayloadOf<C, 'boardChanged'>>();
+  const sendBoard = (client: Pick<ChannelClient<C>, 'request'>, p: PayloadOf<C, 'boardChanged'>) =>
+    void client.request('boardChanged', p, { timeoutMs: REQUEST_TIMEOUT_MS }).then((r) => {
+      // The host re-reads the board on the next change of the team; one lost notice delays a delegation, it loses nothing.
+      if (!r.ok) log.warn({ error: r.error, ...p }, 'team-chat worker missed a board change');
+    });
+  const configure = async (client: Pick<ChannelClient<C>, 'request'>) => {
+    const r = await client.request('configure', configurePayload(), { timeoutMs: REQUEST_TIMEOUT_MS });
     if (!r.ok) log.warn({ error: r.error }, 'team-chat worker did not take its configuration; it keeps the previous one');
   };
-  const boardChanged = (teamId: string, taskId: string) => {
-    if (!worker || !ready) {
-      pendingBoard.set(`${teamId}\u0000${taskId}`, { teamId, taskId });
-      return;
-    }
-    void worker.request('boardChanged', { teamId, taskId }, { timeoutMs: REQUEST_TIMEOUT_MS }).then((r) => {
-      // The host re-reads the board on the next change of the team; one lost notice delays a delegation, it loses nothing.
-      if (!r.ok) log.warn({ error: r.error, teamId, taskId }, 'team-chat worker missed a board change');
-    });
-  };
 
-  worker = opts.supervisor.start({
+  const worker = opts.supervisor.start({
     name: 'team-chat',
     entry: workerEntry('team-chat/main'),
     contract: teamChatContract,
@@ -141,71 +166,43 @@ export function workerTarget(
       budgetWarnPct: budgetPolicyOf(opts.config).warnPct,
       budgetHardCapUsdCents: budgetPolicyOf(opts.config).hardCapUsdCents,
     }),
-    onStart: (client) => {
-      ready = false;
-      const started = ++generation;
-      client.on('committed', (p) => emit('committed', p));
-      client.on('delta', (p) => emit('delta', p));
-      client.on('status', (p) => emit('status', p));
-      client.on('ready', () => {
-        // The configuration goes first: a request queued behind it never meets a worker without a gateway target.
-        void configure().then(() => {
-          if (started !== generation) return;
-          ready = true;
-          for (const wake of waiters.splice(0)) wake();
-          const board = [...pendingBoard.values()];
-          pendingBoard.clear();
-          for (const b of board) boardChanged(b.teamId, b.taskId);
-        });
-      });
+    // The configuration goes first, then the board changes it missed: a request let through after them never meets a worker without a gateway target.
+    ready: {
+      event: 'ready',
+      prepare: async (client) => {
+        await configure(client);
+        const board = [...pendingBoard.values()];
+        pendingBoard.clear();
+        for (const b of board) sendBoard(client, b);
+      },
     },
+    onStart: (client) => forwardEvents(client, emit),
     onExit: () => {
-      ready = false;
-      generation++;
       // The runs the worker had in flight are over; its recovery on restart records them as errors.
       for (const [teamId, agents] of running) for (const agentId of agents) emit('status', { teamId, agentId, status: 'error' });
       running.clear();
     },
   });
 
-  const whenReady = (): Promise<Service<C>> => {
-    const w = worker;
-    if (w && ready && w.status().state === 'running') return Promise.resolve(w);
-    return new Promise<Service<C>>((resolve, reject) => {
-      const timer = setTimeout(() => {
-        waiters = waiters.filter((x) => x !== wake);
-        reject(new Error(`the team-chat worker is not ready (${w?.status().state ?? 'absent'}); try again shortly`));
-      }, READY_WAIT_MS);
-      const wake = () => {
-        clearTimeout(timer);
-        resolve(worker as Service<C>);
-      };
-      waiters.push(wake);
-    });
-  };
-  /** One request once the worker serves; a failure is thrown (the route answers a redacted 500). */
-  const call = async <M extends keyof C['requests'] & string>(method: M, payload: PayloadOf<C, M>) => {
-    const w = await whenReady();
-    const r = await w.request(method, payload, { timeoutMs: REQUEST_TIMEOUT_MS });
-    if (!r.ok) throw new Error(`team-chat worker: ${r.error.message}`);
-    return r.result;
-  };
-
   return {
-    configure: () => void configure(),
-    ingest: (p) => call('ingest', p),
-    stop: (teamId) => call('stop', { teamId }),
-    boardChanged,
-    exchange: (p) => call('exchange', p),
-    haltForBudget: (p) => call('haltForBudget', p),
+    configure: () => {
+      // A worker still starting takes the configuration as it becomes ready (prepare above).
+      if (worker.status().state === 'running') void configure(worker);
+    },
+    async call(method, payload) {
+      await worker.whenServing(READY_WAIT_MS);
+      return resultOf(await worker.request(method, payload, { timeoutMs: REQUEST_TIMEOUT_MS }), 'team-chat worker');
+    },
+    boardChanged(p) {
+      if (worker.serving()) sendBoard(worker, p);
+      else pendingBoard.set(`${p.teamId}\u0000${p.taskId}`, p);
+    },
     async stats() {
-      if (!worker || !ready || worker.status().state !== 'running') return null;
+      if (!worker.serving()) return null;
       const r = await worker.request('stats', {}, { timeoutMs: 1000 });
       return r.ok ? r.result : null;
     },
-    // supervisor.stopAll() stops the worker (its `shutdown`).
-    close: async () => {
-      for (const wake of waiters.splice(0)) wake();
-    },
+    // supervisor.stopAll() stops the worker (its `shutdown`); a request still waiting for it is let go then.
+    close: async () => undefined,
   };
 }

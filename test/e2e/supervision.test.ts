@@ -70,3 +70,40 @@ void test('Supervision: past the restart intensity limit the worker is reported 
   const health = (await app.inject({ method: 'GET', url: '/api/health' })).json() as { workers: Array<{ name: string; state: string }> };
   assert.equal(health.workers.find((w) => w.name === 'flappy')?.state, 'down');
 });
+
+void test('Supervision (issue 32 #1): a worker serves once it said ready and took what it needs first, again after each restart; a wait for one that never does fails with a clear message', async (t) => {
+  const { runtime } = await buildTestApp(t);
+  const prepared: number[] = [];
+  const svc = runtime.supervisor.start({
+    name: 'announcing', entry, contract: crashyContract, workerData: () => ({ sayReady: true }), policy: { baseBackoffMs: 10 },
+    ready: {
+      event: 'ready',
+      // What must reach the worker before anything else: a request of its own, answered before the service serves.
+      prepare: async (client) => {
+        const r = await client.request('echo', { text: 'configure' });
+        assert.ok(r.ok);
+        prepared.push(r.result.pid);
+      },
+    },
+  });
+  await svc.whenServing(30_000);
+  assert.equal(svc.serving(), true);
+  assert.equal(prepared.length, 1);
+  const first = await svc.request('echo', { text: 'hi' });
+  assert.ok(first.ok);
+  assert.equal(first.result.pid, prepared[0]);
+
+  await svc.request('crash', {});
+  await waitFor(() => svc.status().restarts === 1, { what: 'the restart' });
+  await svc.whenServing(30_000);
+  assert.equal(prepared.length, 2, 'the restarted worker was prepared again');
+  const again = await svc.request('echo', { text: 'back' });
+  assert.ok(again.ok);
+  assert.equal(again.result.pid, prepared[1]);
+  assert.notEqual(prepared[1], prepared[0]);
+
+  const silent = runtime.supervisor.start({ name: 'silent', entry, contract: crashyContract, workerData: () => ({}), ready: { event: 'ready' } });
+  await waitFor(() => silent.status().state === 'running', { what: 'the silent worker to run' });
+  assert.equal(silent.serving(), false, 'running is not serving until it says ready');
+  await assert.rejects(silent.whenServing(200), { message: 'the silent worker is not ready (running); try again shortly' });
+});

@@ -11,7 +11,7 @@ import { openDatabase } from '../../shared/db/open.ts';
 import { loadOrCreateDeviceIdentity, type DeviceIdentity } from '../../shared/gateway/device-identity.ts';
 import { createLogger } from '../../shared/log.ts';
 import { createRedactor } from '../../shared/redact.ts';
-import { createTeamChatHost, type TeamChatHost } from '../../shared/team-chat/host.ts';
+import { createTeamChatHost, hostHandlers, type TeamChatHost } from '../../shared/team-chat/host.ts';
 
 if (!parentPort) throw new Error('team-chat worker must run in a worker thread');
 const port = parentPort;
@@ -32,21 +32,13 @@ const theHost = (): TeamChatHost => {
   if (!host) throw new Error('team-chat worker is not ready');
   return host;
 };
+const handlers = hostHandlers(theHost);
 const server = serveChannel(teamChatContract, port, {
+  ...handlers,
   configure: (p) => {
     secrets = p.secrets;
-    theHost().configure(p);
-    return {};
+    return handlers.configure(p);
   },
-  ingest: (p) => theHost().ingest(p),
-  stop: (p) => theHost().stop(p),
-  boardChanged: (p) => {
-    theHost().boardChanged(p);
-    return {};
-  },
-  exchange: (p) => theHost().exchange(p),
-  haltForBudget: (p) => theHost().haltForBudget(p),
-  stats: () => theHost().stats(),
   shutdown: async () => {
     await host?.close();
     server.dispose();
