@@ -34,6 +34,7 @@ import type { Prices } from '../pricing/price.ts';
 import type { Logger } from '../log.ts';
 import type { ModelCalls } from '../model-calls/index.ts';
 import type { ResolvedUpstream, RoutedApi } from '../model-routing/registry.ts';
+import type { BudgetHalt } from '../team-chat/schemas.ts';
 import { traceIdOf, upstreamHeaders, upstreamUrl } from './api.ts';
 import type { CallContextReader } from './call-context.ts';
 import { estimateCall, tokensOfChars, type Estimate } from './estimate.ts';
@@ -50,12 +51,6 @@ import type { CallUsage } from './usage.ts';
 export const unpricedText = (model: string): string =>
   `model ${model} has no known price, and a cap budget applies to this call: set its price in svc or in the gateway's config`;
 
-export interface BudgetHaltRequest {
-  agentId: string;
-  sessionKey: string;
-  budgetLabel: string;
-  budgetId: string;
-}
 
 export interface ModelCallDeps {
   /**
@@ -71,7 +66,7 @@ export interface ModelCallDeps {
   recorder: CallRecorder;
   logger: Logger;
   /** The team chat's halt (E); must not throw into the endpoint, and is guarded here too. */
-  haltForBudget: (req: BudgetHaltRequest) => Promise<void>;
+  haltForBudget: (req: BudgetHalt) => Promise<void>;
   headersTimeoutMs: number;
   /** Per-team runaway limits (runaway-limits.ts) and what an ended turn leaves (runaway-record.ts). */
   runaway: { limits: (teamIds: readonly string[]) => RunawayLimits; record: (input: RunawayRecordInput) => void };
@@ -118,7 +113,7 @@ export function createModelCallHandler(deps: ModelCallDeps) {
 
   // Awaited before the refusal is answered: the run is then still live when the
   // team chat halts it (the refusal itself ends the run at the gateway).
-  const halt = async (req: BudgetHaltRequest): Promise<void> => {
+  const halt = async (req: BudgetHalt): Promise<void> => {
     try {
       await deps.haltForBudget(req);
     } catch (err) {
