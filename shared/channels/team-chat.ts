@@ -11,7 +11,8 @@ import { z } from 'zod';
 import { LOG_LEVELS } from '../config.ts';
 import { ChatRowSchema } from '../db/chat-messages.ts';
 import { EventRowSchema } from '../events/types.ts';
-import { AgentRunStatus, BudgetHalt, ChatIngest, ExchangeStart } from '../team-chat/schemas.ts';
+import { BudgetHalt, ChatIngest, ExchangeStart } from '../team-chat/schemas.ts';
+import { TeamStreamFrames } from '../team-chat/stream-frames.ts';
 import { defineContract } from './contract.ts';
 
 const Empty = z.object({}).strict();
@@ -61,10 +62,10 @@ export const teamChatContract = defineContract({
     ready: Empty,
     /** Rows this worker committed, in commit order: the supervisor offers them to the live fan-out. */
     committed: z.object({ chat: z.array(ChatRowSchema), events: z.array(EventRowSchema) }),
-    /** The full running text of a run (replace semantics). */
-    delta: z.object({ teamId: z.string(), agentId: z.string(), sessionKey: z.string(), runId: z.string(), text: z.string() }),
-    /** An agent's run status changed (a run started or ended, or recovery closed it). */
-    status: z.object({ teamId: z.string(), agentId: z.string(), status: AgentRunStatus }),
+    /** The full running text of a run (replace semantics): the team's `delta` frame, with the team. */
+    delta: TeamStreamFrames.delta.extend({ teamId: z.string() }),
+    /** An agent's run status changed (a run started or ended, or recovery closed it): the team's `status` frame, with the team. */
+    status: TeamStreamFrames.status.extend({ teamId: z.string() }),
   },
 });
 

@@ -11,26 +11,13 @@ import { BOARD_KINDS } from '../../shared/events/kinds.ts';
 import type { EventRow } from '../../shared/events/types.ts';
 import type { Logger } from '../../shared/log.ts';
 import { isServerOrchestrated } from '../../shared/teams/orchestration.ts';
-import type { AgentRunStatus } from '../../shared/team-chat/schemas.ts';
+import type { TeamStreamFrameName, TeamStreamFramePayloads } from '../../shared/team-chat/stream-frames.ts';
 import type { StreamHub } from './stream-hub.ts';
 import type { TeamChatReads } from './team-chat-reads.ts';
 
-/** The payloads of the stream's named frames (docs/api.md, "Team chat"). */
-export interface TeamFramePayloads {
-  delta: { sessionKey: string; runId: string; text: string; agentId: string };
-  status: { agentId: string; status: AgentRunStatus };
-  board: {
-    id: string;
-    title?: string;
-    status?: string;
-    assigneeAgentId?: string | null;
-    parentTaskId?: string | null;
-    createdAt?: number;
-    updatedAt?: number;
-  };
-  room: { id: number; authorAgentId: string; text: string; createdAt: number; exchangeId: string | null };
-}
-export type TeamFrameName = keyof TeamFramePayloads;
+/** The payloads of the stream's named frames: one schema each (shared/team-chat/stream-frames.ts). */
+export type TeamFramePayloads = TeamStreamFramePayloads;
+export type TeamFrameName = TeamStreamFrameName;
 
 /** The per-team tier-2 frames (http/team-frames.ts implements it). */
 export interface TeamFrameHub {

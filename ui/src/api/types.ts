@@ -18,6 +18,7 @@ export type { TaskCreate, TaskPatch } from '../../../shared/board/schemas.ts';
 export type { WorkboardCard, WorkboardView } from '../../../shared/workboard/schemas.ts';
 // Team chat (brief C): transcript entries, run statuses, history pages, the global lead.
 export type { AgentRunStatus, TranscriptEntry } from '../../../shared/team-chat/schemas.ts';
+export type { TeamStreamFrame } from '../../../shared/team-chat/stream-frames.ts';
 export type { HistoryPage } from '../../../shared/chat-history/history.ts';
 export type { LeadOverrideView } from '../../../shared/lead/resolve.ts';
 // Approvals, tool audit, settings and health (brief D). ToolApproval, Tool and

@@ -4,18 +4,11 @@
 // Frame (spec "GET /api/teams/:id/chat/stream"; docs/api.md "Team chat"):
 // `{ id, title?, status?, assigneeAgentId?, parentTaskId?, createdAt?,
 // updatedAt?, summary? }`, or `{ id }` alone when the task is gone.
-import type { Task, TaskStatus } from '../../api/types.ts';
+import type { Task, TaskStatus, TeamStreamFrame } from '../../api/types.ts';
 import { isTaskStatus } from './statuses.ts';
 
-export interface BoardFrame {
-  id: string;
-  title?: string;
-  status?: TaskStatus;
-  assigneeAgentId?: string | null;
-  parentTaskId?: string | null;
-  createdAt?: number;
-  updatedAt?: number;
-}
+/** The server's `board` frame, its status narrowed to the statuses this page knows (others are dropped). */
+export type BoardFrame = Omit<TeamStreamFrame<'board'>, 'status'> & { status?: TaskStatus };
 
 const str = (v: unknown): v is string => typeof v === 'string';
 const num = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v);

@@ -7,25 +7,17 @@
 // (`event: board` is the board feature's: features/board/board-frame.ts.)
 // Anything that is not the expected shape reads as null and is skipped: a
 // frame the page cannot show must not break the page.
-import type { AgentRunStatus, TranscriptEntry } from '../../api/types.ts';
+import type { TeamStreamFrame, TranscriptEntry } from '../../api/types.ts';
 
 export interface RowFrame {
   id: number;
   entry: TranscriptEntry;
 }
 
-export interface DeltaFrame {
-  sessionKey: string;
-  runId: string;
-  text: string;
-  /** Who is writing (svc id); absent from older servers, where the team session key says it. */
-  agentId?: string;
-}
+/** The server's `delta` frame; its agentId (who is writing, svc id) is absent from older servers, where the team session key says it. */
+export type DeltaFrame = Omit<TeamStreamFrame<'delta'>, 'agentId'> & Partial<Pick<TeamStreamFrame<'delta'>, 'agentId'>>;
 
-export interface StatusFrame {
-  agentId: string;
-  status: AgentRunStatus;
-}
+export type StatusFrame = TeamStreamFrame<'status'>;
 
 function json(data: string): Record<string, unknown> | null {
   try {
