@@ -70,3 +70,25 @@ export function createChatMessages(
     deleteSession: (sessionKey) => deleteSessionStmt.run(sessionKey).changes,
   };
 }
+
+/** Reads of the table for live streams: catch-up from a cursor (the tail worker, a team's chat stream). */
+export interface ChatReads {
+  maxId(): number;
+  /** Rows with cursor < id <= upTo, ascending, at most `limit`; only those of `keys` when given. */
+  after(cursor: number, upTo: number, limit: number, keys?: readonly string[]): ChatRow[];
+}
+
+export function createChatReads(db: Db): ChatReads {
+  const maxIdStmt = db.prepare('SELECT COALESCE(MAX(id), 0) FROM chat_messages').pluck();
+  const allStmt = db.prepare(`SELECT ${CHAT_COLUMNS_SQL} FROM chat_messages WHERE id > ? AND id <= ? ORDER BY id LIMIT ?`);
+  // Served by the (session_key, id) index, one range per key.
+  const ofKeysStmt = db.prepare(
+    `SELECT ${CHAT_COLUMNS_SQL} FROM chat_messages
+     WHERE session_key IN (SELECT value FROM json_each(?)) AND id > ? AND id <= ? ORDER BY id LIMIT ?`,
+  );
+  return {
+    maxId: () => maxIdStmt.get() as number,
+    after: (cursor, upTo, limit, keys) =>
+      (keys === undefined ? allStmt.all(cursor, upTo, limit) : ofKeysStmt.all(JSON.stringify(keys), cursor, upTo, limit)) as ChatRow[],
+  };
+}

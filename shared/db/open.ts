@@ -79,6 +79,11 @@ export function setAutoCheckpoint(db: Db, on: boolean): void {
   db.pragma(`wal_autocheckpoint = ${on ? AUTO_CHECKPOINT_PAGES : 0}`);
 }
 
+/** Copies what it can of the WAL into the main file without waiting for, or blocking, any writer. */
+export function checkpointPassive(db: Db): void {
+  db.pragma('wal_checkpoint(PASSIVE)');
+}
+
 /** Checkpoints the WAL into the main file and closes. Errors are the caller's to log. */
 export function checkpointAndClose(db: Db): void {
   if (db.open) {

@@ -65,6 +65,8 @@ export interface Executions {
   lastOf(teamId: string, agentId: string): Execution | null;
   /** Runs a chain has started (cancelled rows that never ran are not counted). */
   chainRuns(chainId: string): number;
+  /** The session keys of the team's native-delegation children (trigger `spawn`, issue 23). */
+  spawnSessionKeys(teamId: string): string[];
 }
 
 const COLUMNS = `id, team_id AS teamId, agent_id AS agentId, session_key AS sessionKey, run_id AS runId, task_id AS taskId,
@@ -92,6 +94,7 @@ export function createExecutions(db: Db): Executions {
     `SELECT ${COLUMNS} FROM executions WHERE team_id = ? AND agent_id = ? AND status <> 'cancelled' ORDER BY started_at DESC, id DESC LIMIT 1`,
   );
   const chainStmt = db.prepare(`SELECT COUNT(*) FROM executions WHERE chain_id = ? AND (run_id IS NOT NULL OR status <> 'cancelled')`).pluck();
+  const spawnKeysStmt = db.prepare(`SELECT DISTINCT session_key FROM executions WHERE team_id = ? AND trigger = 'spawn'`).pluck();
   return {
     start: (row) => void insert.run({ runId: null, parentExecutionId: null, ...row, status: 'running', endedAt: null }),
     setRunId: (id, runId) => void runIdStmt.run(runId, id),
@@ -113,5 +116,6 @@ export function createExecutions(db: Db): Executions {
     hasTask: (taskId) => hasTaskStmt.get(taskId) === 1,
     lastOf: (teamId, agentId) => (lastOfStmt.get(teamId, agentId) as Execution | undefined) ?? null,
     chainRuns: (chainId) => chainStmt.get(chainId) as number,
+    spawnSessionKeys: (teamId) => spawnKeysStmt.all(teamId) as string[],
   };
 }

@@ -1,7 +1,7 @@
 // A JSON response rebuilt only when the database has changed: the body is
 // serialized once per database version and served as bytes with a strong
 // ETag, so an unchanged list costs one read of the WAL-index header per
-// request (db-version.ts), and a 304 for a client that revalidates.
+// request (shared/db/db-version.ts), and a 304 for a client that revalidates.
 //
 // A client that accepts gzip (every browser) gets the body compressed, also
 // once per version: a team list is repetitive JSON that gzip shrinks about

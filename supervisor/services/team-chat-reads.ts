@@ -3,12 +3,12 @@
 // statuses for the stream's snapshot, committed transcript rows past a
 // cursor, and the peer-chat room. Reads only; every write goes through the
 // team-chat host.
-import type { ChatRow } from '../../shared/db/chat-messages.ts';
-import { CHAT_COLUMNS_SQL } from '../../shared/db/chat-messages.ts';
+import { createChatReads, type ChatRow } from '../../shared/db/chat-messages.ts';
 import type { Db } from '../../shared/db/open.ts';
 import type { Domain } from '../../shared/domain.ts';
 import { createTeamChatPostReads, roomOf, type TeamChatPost } from '../../shared/mcp/team-chat-posts.ts';
 import { teamFallbackSessionKey, teamSessionKey, type AgentRunStatus, type RoomPost, type RoomQuery } from '../../shared/team-chat/schemas.ts';
+import { createExecutions } from '../../shared/team-chat/executions.ts';
 import { subagentKeyAgent } from '../../shared/team-chat/spawn-keys.ts';
 import { addressable, loadRoster } from '../../shared/team-chat/target.ts';
 
@@ -30,13 +30,8 @@ export interface TeamChatReads {
 }
 
 export function createTeamChatReads(db: Db, domain: Pick<Domain, 'teams' | 'agents' | 'lead'>): TeamChatReads {
-  // Served by the (session_key, id) index, one range per key.
-  const rowsStmt = db.prepare(
-    `SELECT ${CHAT_COLUMNS_SQL} FROM chat_messages
-     WHERE session_key IN (SELECT value FROM json_each(?)) AND id > ? AND id <= ? ORDER BY id LIMIT ?`,
-  );
-  const maxIdStmt = db.prepare('SELECT COALESCE(MAX(id), 0) FROM chat_messages').pluck();
-  const childKeysStmt = db.prepare(`SELECT DISTINCT session_key FROM executions WHERE team_id = ? AND trigger = 'spawn'`).pluck();
+  const chat = createChatReads(db);
+  const executions = createExecutions(db);
   const posts = createTeamChatPostReads(db);
 
   const teamIdOfRoom = (room: string) => room.slice(room.indexOf(':') + 1);
@@ -61,7 +56,7 @@ export function createTeamChatReads(db: Db, domain: Pick<Domain, 'teams' | 'agen
     sessionKeys: (teamId) => [
       ...speakers(teamId).map((id) => teamSessionKey(id, teamId)),
       teamFallbackSessionKey(teamId),
-      ...(childKeysStmt.all(teamId) as string[]),
+      ...executions.spawnSessionKeys(teamId),
     ],
     isChildRow(teamId, row) {
       if (subagentKeyAgent(row.sessionKey) === null) return false;
@@ -73,8 +68,8 @@ export function createTeamChatReads(db: Db, domain: Pick<Domain, 'teams' | 'agen
       }
     },
     statuses: (teamId) => speakers(teamId).map((agentId) => ({ agentId, status: statusOf(agentId) })),
-    rowsAfter: (keys, cursor, upTo, limit) => rowsStmt.all(JSON.stringify(keys), cursor, upTo, limit) as ChatRow[],
-    maxChatId: () => maxIdStmt.get() as number,
+    rowsAfter: (keys, cursor, upTo, limit) => chat.after(cursor, upTo, limit, keys),
+    maxChatId: () => chat.maxId(),
     room: (q) => posts.after(roomOf(q.teamId), q.since, q.limit).map(toPost),
     post: (id) => {
       const r = posts.byId(id);

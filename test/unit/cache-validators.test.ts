@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { openDatabase, type Db } from '../../shared/db/open.ts';
-import { createDbVersion } from '../../supervisor/http/db-version.ts';
+import { createDbVersion } from '../../shared/db/db-version.ts';
 import { acceptsGzip, ifNoneMatchHits } from '../../supervisor/http/conditional.ts';
 
 function tempDb(t: TestContext): { db: Db; path: string } {

@@ -80,3 +80,12 @@ void test('One source (issue 16 #2): worker threads open svc\'s database only th
     .map((file) => relative(ROOT, file));
   assert.deepEqual(offending, []);
 });
+
+void test('One source (issue 32 #4): SQL is written only under shared/: the supervisor and the workers call its stores', () => {
+  // A statement prepared from SQL text, or a script or pragma run on a connection: none of that happens outside shared/.
+  const sql = /\.prepare\(\s*[`'"]|\bdb\.(exec|pragma)\(/;
+  const offending = [...walk(join(ROOT, 'supervisor')), ...walk(join(ROOT, 'workers'))]
+    .filter((file) => sql.test(readFileSync(file, 'utf8')))
+    .map((file) => relative(ROOT, file));
+  assert.deepEqual(offending, []);
+});

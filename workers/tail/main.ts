@@ -6,11 +6,12 @@
 // or blocks a writer), so that the team-chat worker, whose commits sit on the
 // path between a user's message and the gateway, never checkpoints itself.
 import { parentPort, workerData } from 'node:worker_threads';
-import { openDatabase, type Db } from '../../shared/db/open.ts';
-import { EVENT_COLUMNS_SQL, type EventRow } from '../../shared/events/types.ts';
+import { checkpointPassive, openDatabase, type Db } from '../../shared/db/open.ts';
+import { createEventQueries } from '../../shared/events/queries.ts';
+import type { EventRow } from '../../shared/events/types.ts';
 import { serveChannel } from '../../shared/channels/server.ts';
 import { TailWorkerData, WATERMARK, tailContract } from '../../shared/channels/tail.ts';
-import { CHAT_COLUMNS_SQL, type ChatRow } from '../../shared/db/chat-messages.ts';
+import { createChatReads, type ChatRow } from '../../shared/db/chat-messages.ts';
 
 if (!parentPort) throw new Error('tail worker must run in a worker thread');
 const port = parentPort;
@@ -18,11 +19,12 @@ const data = TailWorkerData.parse(workerData);
 const marks = new Float64Array(data.watermarks);
 
 const db: Db = openDatabase(data.dbPath, { migrate: false });
-const eventsStmt = db.prepare(`SELECT ${EVENT_COLUMNS_SQL} FROM events WHERE seq > ? ORDER BY seq LIMIT ?`);
-const chatStmt = db.prepare(`SELECT ${CHAT_COLUMNS_SQL} FROM chat_messages WHERE id > ? ORDER BY id LIMIT ?`);
+const events = createEventQueries(db);
+const chat = createChatReads(db);
 
 interface Table<R> {
-  stmt: { all(cursor: number, limit: number): unknown[] };
+  /** Rows past the cursor, ascending, at most `limit`. */
+  read(cursor: number, limit: number): R[];
   mark: number;
   cursorOf: (row: R) => number;
   emit: (rows: R[]) => void;
@@ -35,8 +37,8 @@ function table<R>(t: Omit<Table<R>, 'cursor'>): Table<R> {
 }
 
 const tables = [
-  table<EventRow>({ stmt: eventsStmt, mark: WATERMARK.events, cursorOf: (r) => r.seq, emit: (rows) => server.emit('events', { rows }) }),
-  table<ChatRow>({ stmt: chatStmt, mark: WATERMARK.chat, cursorOf: (r) => r.id, emit: (rows) => server.emit('chat', { rows }) }),
+  table<EventRow>({ read: (cursor, limit) => events.page(cursor, Number.MAX_SAFE_INTEGER, {}, limit), mark: WATERMARK.events, cursorOf: (r) => r.seq, emit: (rows) => server.emit('events', { rows }) }),
+  table<ChatRow>({ read: (cursor, limit) => chat.after(cursor, Number.MAX_SAFE_INTEGER, limit), mark: WATERMARK.chat, cursorOf: (r) => r.id, emit: (rows) => server.emit('chat', { rows }) }),
 ];
 let ticks = 0;
 let queries = 0;
@@ -49,7 +51,7 @@ let stopped = false;
 function readTable<R>(t: Table<R>): boolean {
   // Skip rows the supervisor delivered itself at commit time.
   t.cursor = Math.max(t.cursor, marks[t.mark] ?? 0);
-  const rows = t.stmt.all(t.cursor, data.batchSize) as R[];
+  const rows = t.read(t.cursor, data.batchSize);
   queries++;
   if (rows.length > 0) {
     t.cursor = t.cursorOf(rows[rows.length - 1] as R);
@@ -68,7 +70,7 @@ function tick(): number {
   for (const t of tables) backlog = readTable(t as Table<unknown>) || backlog;
   if (Date.now() - lastCheckpoint >= CHECKPOINT_EVERY_MS) {
     lastCheckpoint = Date.now();
-    db.pragma('wal_checkpoint(PASSIVE)');
+    checkpointPassive(db);
     checkpoints++;
   }
   // A full batch means a backlog: read on at once rather than a tick later.

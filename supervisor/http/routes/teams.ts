@@ -3,7 +3,7 @@
 import type { FastifyInstance } from 'fastify';
 import { AssignSchema, TEAM_MESSAGES as M, OrchestrationBody, TeamCreateSchema, TeamPatchSchema, type OrchestrationView } from '../../../shared/teams/schemas.ts';
 import { createCachedJson } from '../cached-json.ts';
-import { createDbVersion } from '../db-version.ts';
+import { createDbVersion } from '../../../shared/db/db-version.ts';
 import type { AppDeps } from '../../deps.ts';
 import { badRequest, HttpError } from '../http-error.ts';
 import { objectBody, parseOr400, requireParam } from '../validate.ts';

@@ -19,7 +19,7 @@
 // no -shm file to read (an in-memory or read-only database, another VFS), the
 // SQL query is used instead.
 import { closeSync, openSync, readSync } from 'node:fs';
-import type { Db } from '../../shared/db/open.ts';
+import type { Db } from './open.ts';
 
 export interface DbVersion {
   /** A number that differs from the previous answer whenever a commit has happened since. */
