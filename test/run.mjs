@@ -1,26 +1,31 @@
-// Runs the tests with node:test through tsx, tier by tier. Node 20's `--test`
-// does not expand globs, so the files are listed here.
+// Runs the tests with node:test through tsx. Node 20's `--test` does not
+// expand globs, so the files are listed here.
 // Usage: node test/run.mjs [--tier <name>[,<name>…]] [path-fragment …]
-// Each tier is its own command (`npm run test:<tier>`), so CI can run them
-// as parallel jobs; with no --tier every tier runs, one after another. A
-// test file belongs to the tier of its folder (TIERS); a file in no tier's
-// folder is an error, not a file silently left out. The run ends with each
-// tier's time and the slowest files, then the failed tests, if any.
+// A test file belongs to the tier of its folder (TIERS); a file in no tier's
+// folder is an error, not a file silently left out. Each tier is its own
+// command (`npm run test:<tier>`), so CI can run them as parallel jobs; with
+// no --tier every tier runs, in one node:test run (two files at a time, the
+// longest first by the last run's times, so the two slots stay busy to the
+// end instead of idling at each tier's last file). The run ends with each
+// tier's files, tests, failures and test time, the wall time, the slowest
+// files, then the failed tests, if any.
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, readdirSync, rmSync, statSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join, relative, sep } from 'node:path';
+import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { homedir, tmpdir } from 'node:os';
+import { dirname, join, relative, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ensureChromium } from './install-chromium.mjs';
 
-/** In the order `npm test` runs them: the fast tiers first, so a plain mistake fails in a minute. */
+/** `guessMs`: a file's time before any run has measured it (orders a first run). */
 export const TIERS = [
-  { name: 'unit', dirs: ['test/unit/', 'test/http/'], what: 'modules in process, routes through inject()' },
-  { name: 'e2e', dirs: ['test/e2e/'], what: 'svc on real sockets and child processes' },
-  { name: 'gateway', dirs: ['test/gateway/'], what: 'the real OpenClaw gateway' },
-  { name: 'browser', dirs: ['test/browser/'], what: 'the dashboard in headless Chromium' },
+  { name: 'unit', dirs: ['test/unit/', 'test/http/'], what: 'modules in process, routes through inject()', guessMs: 1_000 },
+  { name: 'e2e', dirs: ['test/e2e/'], what: 'svc on real sockets and child processes', guessMs: 10_000 },
+  { name: 'gateway', dirs: ['test/gateway/'], what: 'the real OpenClaw gateway', guessMs: 60_000 },
+  { name: 'browser', dirs: ['test/browser/'], what: 'the dashboard in headless Chromium', guessMs: 30_000 },
 ];
 const SLOWEST = 10;
+/** The last run's time per file, beside the real gateway's install (outside the repository). */
+const TIMINGS_FILE = join(process.env.SVC_TEST_CACHE ?? join(homedir(), '.cache', 'svc-test'), 'test-timings.json');
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const walk = (dir) =>
@@ -57,15 +62,14 @@ if (homeless.length > 0) {
   console.error(`test: these files are in no tier's folder (test/run.mjs TIERS):\n  ${homeless.join('\n  ')}`);
   process.exit(2);
 }
-const plan = TIERS.filter((t) => chosen.length === 0 || chosen.includes(t.name))
-  .map((t) => ({ tier: t, files: all.filter((f) => tierOf(f) === t && (filters.length === 0 || filters.some((x) => f.includes(x)))) }))
-  .filter((p) => p.files.length > 0);
-if (plan.length === 0) {
+const tiers = TIERS.filter((t) => chosen.length === 0 || chosen.includes(t.name));
+const files = all.filter((f) => tiers.includes(tierOf(f)) && (filters.length === 0 || filters.some((x) => f.includes(x))));
+if (files.length === 0) {
   console.error('no test files matched');
   process.exit(1);
 }
 // The browser tests need Debian's chromium: installed here, once, before any test file runs.
-if (plan.some((p) => p.tier.name === 'browser')) {
+if (files.some((f) => tierOf(f).name === 'browser')) {
   const problem = ensureChromium();
   if (problem) {
     console.error(`test: ${problem}`);
@@ -73,64 +77,74 @@ if (plan.some((p) => p.tier.name === 'browser')) {
   }
 }
 
-const reportDir = mkdtempSync(join(tmpdir(), 'svc-test-report-'));
-const results = [];
-for (const { tier, files } of plan) {
-  console.log(`\n== tier ${tier.name} (${tier.what}): ${files.length} file(s)`);
-  const failuresFile = join(reportDir, `${tier.name}-failures.txt`);
-  const timingFile = join(reportDir, `${tier.name}-timing.jsonl`);
-  const started = Date.now();
-  const r = spawnSync(
-    process.execPath,
-    [
-      '--import',
-      'tsx',
-      '--test',
-      '--test-concurrency=2',
-      '--test-timeout=600000',
-      `--test-reporter=${process.stdout.isTTY ? 'spec' : 'tap'}`,
-      '--test-reporter-destination=stdout',
-      `--test-reporter=${join(root, 'test', 'failures-reporter.mjs')}`,
-      `--test-reporter-destination=${failuresFile}`,
-      `--test-reporter=${join(root, 'test', 'timing-reporter.mjs')}`,
-      `--test-reporter-destination=${timingFile}`,
-      ...files,
-    ],
-    { cwd: root, stdio: 'inherit' },
-  );
-  const read = (f) => readFileSync(f, { encoding: 'utf8', flag: 'a+' });
-  const timings = read(timingFile)
-    .split('\n')
-    .filter(Boolean)
-    .map((line) => JSON.parse(line));
-  results.push({
-    tier,
-    files: files.length,
-    seconds: (Date.now() - started) / 1000,
-    status: r.status ?? 1,
-    tests: timings.reduce((n, f) => n + f.tests, 0),
-    failed: timings.reduce((n, f) => n + f.failed, 0),
-    timings,
-    failures: read(failuresFile),
-  });
+function readTimings() {
+  try {
+    return JSON.parse(readFileSync(TIMINGS_FILE, 'utf8'));
+  } catch (err) {
+    // No earlier run on this machine (or an unreadable file): the tiers' guesses order this one.
+    if (err.code !== 'ENOENT') console.error(`test: ${TIMINGS_FILE} not used (${err.message})`);
+    return {};
+  }
 }
+const known = readTimings();
+const expectedMs = (f) => (typeof known[f] === 'number' ? known[f] : tierOf(f).guessMs);
+const ordered = [...files].sort((a, b) => expectedMs(b) - expectedMs(a) || a.localeCompare(b));
+
+const reportDir = mkdtempSync(join(tmpdir(), 'svc-test-report-'));
+const failuresFile = join(reportDir, 'failures.txt');
+const timingFile = join(reportDir, 'timing.jsonl');
+console.log(`== ${files.length} file(s): ${tiers.map((t) => `${t.name} ${files.filter((f) => tierOf(f) === t).length}`).join(', ')}`);
+const started = Date.now();
+const r = spawnSync(
+  process.execPath,
+  [
+    '--import',
+    'tsx',
+    '--test',
+    '--test-concurrency=2',
+    '--test-timeout=600000',
+    `--test-reporter=${process.stdout.isTTY ? 'spec' : 'tap'}`,
+    '--test-reporter-destination=stdout',
+    `--test-reporter=${join(root, 'test', 'failures-reporter.mjs')}`,
+    `--test-reporter-destination=${failuresFile}`,
+    `--test-reporter=${join(root, 'test', 'timing-reporter.mjs')}`,
+    `--test-reporter-destination=${timingFile}`,
+    ...ordered,
+  ],
+  { cwd: root, stdio: 'inherit' },
+);
+const wallS = (Date.now() - started) / 1000;
+const read = (f) => readFileSync(f, { encoding: 'utf8', flag: 'a+' });
+const timings = read(timingFile)
+  .split('\n')
+  .filter(Boolean)
+  .map((line) => JSON.parse(line))
+  .map((t) => ({ ...t, file: relative(root, t.file).split(sep).join('/') }));
+const failures = read(failuresFile);
 rmSync(reportDir, { recursive: true, force: true });
+try {
+  mkdirSync(dirname(TIMINGS_FILE), { recursive: true });
+  writeFileSync(TIMINGS_FILE, `${JSON.stringify({ ...known, ...Object.fromEntries(timings.map((t) => [t.file, Math.round(t.ms)])) }, null, 1)}\n`);
+} catch (err) {
+  // Only the next run's order depends on it.
+  console.error(`test: could not keep the timings in ${TIMINGS_FILE} (${err.message})`);
+}
 
 const pad = (s, n) => String(s).padEnd(n);
 const lpad = (s, n) => String(s).padStart(n);
-const lines = ['', '== test tiers', `${pad('tier', 9)}${lpad('files', 6)}${lpad('tests', 7)}${lpad('failed', 8)}${lpad('time', 9)}`];
-for (const r of results) {
-  // A file that crashed before its tests reported is counted by the exit status only.
-  const failed = r.status === 0 ? r.failed : Math.max(r.failed, 1);
-  lines.push(`${pad(r.tier.name, 9)}${lpad(r.files, 6)}${lpad(r.tests, 7)}${lpad(failed, 8)}${lpad(`${r.seconds.toFixed(0)} s`, 9)}`);
+const lines = ['', '== test tiers (test time: the sum of each file\'s tests; two files run at once)'];
+lines.push(`${pad('tier', 9)}${lpad('files', 6)}${lpad('tests', 7)}${lpad('failed', 8)}${lpad('test time', 11)}`);
+for (const t of tiers) {
+  const mine = timings.filter((x) => tierOf(x.file) === t);
+  const count = files.filter((f) => tierOf(f) === t).length;
+  if (count === 0) continue;
+  const sum = (k) => mine.reduce((n, x) => n + x[k], 0);
+  lines.push(`${pad(t.name, 9)}${lpad(count, 6)}${lpad(sum('tests'), 7)}${lpad(sum('failed'), 8)}${lpad(`${(sum('ms') / 1000).toFixed(0)} s`, 11)}`);
 }
-lines.push(`${pad('total', 30)}${lpad(`${results.reduce((s, r) => s + r.seconds, 0).toFixed(0)} s`, 9)}`);
-const slowest = results
-  .flatMap((r) => r.timings.map((t) => ({ ...t, tier: r.tier.name })))
-  .sort((a, b) => b.ms - a.ms)
-  .slice(0, SLOWEST);
-lines.push('', `== slowest files (their tests' time; two run at once)`);
-for (const t of slowest) lines.push(`${lpad(`${(t.ms / 1000).toFixed(1)} s`, 9)}  ${pad(t.tier, 8)} ${relative(root, t.file)}`);
+lines.push(`wall time ${wallS.toFixed(0)} s${r.status === 0 ? '' : ` (exit ${r.status ?? r.signal})`}`);
+const slowest = [...timings].sort((a, b) => b.ms - a.ms).slice(0, SLOWEST);
+lines.push('', '== slowest files');
+for (const t of slowest) lines.push(`${lpad(`${(t.ms / 1000).toFixed(1)} s`, 9)}  ${pad(tierOf(t.file)?.name ?? '', 8)} ${t.file}`);
 console.log(lines.join('\n'));
-for (const r of results) if (r.failures) process.stdout.write(r.failures);
-process.exit(results.every((r) => r.status === 0) ? 0 : 1);
+if (failures) process.stdout.write(failures);
+process.exit(r.status ?? 1);
