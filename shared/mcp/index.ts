@@ -15,8 +15,6 @@ export { errorResult, okResult, runTool, toolFailure } from './results.ts';
 export { MCP_SERVER_FACTORIES, isMcpServerName } from './servers.ts';
 export { runStdio } from './stdio.ts';
 export { createTasksServer } from './tasks-server.ts';
-export { POST_TEXT_MAX, PREVIEW_MAX, SUBSCRIBE_LIMIT_DEFAULT, SUBSCRIBE_LIMIT_MAX, createTeamChatPosts, previewOf, roomOf } from './team-chat-posts.ts';
-export type { NewPost, TeamChatPost, TeamChatPosts } from './team-chat-posts.ts';
 export { SUBSCRIBE_WAIT_MAX_MS, createTeamChatServer, teamChatBinding } from './teamchat-server.ts';
 export type { TeamChatBinding } from './teamchat-server.ts';
 export { MCP_SERVER_NAMES } from './types.ts';

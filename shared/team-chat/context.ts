@@ -11,7 +11,7 @@ import type { Domain } from '../domain.ts';
 import type { EventLog } from '../events/event-log.ts';
 import type { GatewaySession, RequestOptions } from '../gateway/client.ts';
 import type { Logger } from '../log.ts';
-import type { TeamChatPosts } from '../mcp/team-chat-posts.ts';
+import type { TeamChatPosts } from './room-posts.ts';
 import type { Redactor } from '../redact.ts';
 import type { BudgetGate } from './budget-halt.ts';
 import type { EntryWriter } from './entries.ts';

@@ -21,7 +21,7 @@ import type { GatewaySession } from '../gateway/client.ts';
 import { createGatewayConnection, type GatewayConnection, type TargetFn } from '../gateway/connection.ts';
 import type { DeviceIdentity } from '../gateway/device-identity.ts';
 import type { Logger } from '../log.ts';
-import { createTeamChatPosts } from '../mcp/team-chat-posts.ts';
+import { createTeamChatPosts } from './room-posts.ts';
 import { memoryStoreFor } from '../memory/index.ts';
 import { createRedactor } from '../redact.ts';
 import type { BudgetPolicy } from '../budgets/rows.ts';

@@ -6,7 +6,7 @@
 import { createChatReads, type ChatRow } from '../../shared/db/chat-messages.ts';
 import type { Db } from '../../shared/db/open.ts';
 import type { Domain } from '../../shared/domain.ts';
-import { createTeamChatPostReads, roomOf, type TeamChatPost } from '../../shared/mcp/team-chat-posts.ts';
+import { createTeamChatPostReads, roomOf, type TeamChatPost } from '../../shared/team-chat/room-posts.ts';
 import { teamFallbackSessionKey, teamSessionKey, type AgentRunStatus, type RoomPost, type RoomQuery } from '../../shared/team-chat/schemas.ts';
 import { createExecutions } from '../../shared/team-chat/executions.ts';
 import { subagentKeyAgent } from '../../shared/team-chat/spawn-keys.ts';

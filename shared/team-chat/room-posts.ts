@@ -1,11 +1,11 @@
-// The team chat room's posts (migration 9): what the teamchat MCP server
-// writes and reads. A room is `team:<teamId>`; a post's id is the cursor a
-// subscriber reads past. A post by a bound session appends its
-// `team_chat_post` event in the same transaction, so there is never a post
-// without its event or an event without its post. A post written by a
-// peer-chat exchange (shared/team-chat/exchange.ts) names its exchange in
-// the side table team_chat_exchange_posts (migration 12), written in the same
-// transaction; a post from the MCP server has none.
+// The team chat room's posts (migration 9), the peer-chat room's store: what
+// the teamchat MCP server writes and reads. A room is `team:<teamId>`; a
+// post's id is the cursor a subscriber reads past. A post by a bound session
+// appends its `team_chat_post` event in the same transaction, so there is
+// never a post without its event or an event without its post. A post written
+// by a peer-chat exchange (shared/team-chat/exchange.ts) names its exchange
+// in the side table team_chat_exchange_posts (migration 12), written in the
+// same transaction; a post from the MCP server has none.
 import type { Db } from '../db/open.ts';
 import type { Tx } from '../db/tx.ts';
 import type { EventLog } from '../events/event-log.ts';
