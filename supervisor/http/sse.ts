@@ -78,6 +78,43 @@ export async function writeFrames(stream: SseStream, frames: Iterable<string>, m
   return bytes > 0 ? flush() : !stream.closed;
 }
 
+/** Where a stream catches up from: the rows past a cursor, as frames. */
+export interface CatchUpSource<R> {
+  /** The newest cursor now (the end of this catch-up). */
+  newest(): number;
+  /** Rows with cursor < row cursor <= upTo, ascending, at most `limit`. */
+  page(cursor: number, upTo: number, limit: number): R[];
+  cursorOf(row: R): number;
+  frame(row: R): string;
+  /** Rows per read. */
+  batch: number;
+}
+
+/**
+ * Catches a stream up from `cursor`, then hands it to the live fan-out:
+ * one batch per turn, each written as the socket drains. Only a read that
+ * finds nothing new ends the catch-up, and `follow` is called right after
+ * it with no await between, so no row committed meanwhile falls between
+ * the catch-up and the subscription. Returns without following when the
+ * stream closed.
+ */
+export async function catchUpThenFollow<R>(stream: SseStream, source: CatchUpSource<R>, from: number, follow: (cursor: number) => void): Promise<void> {
+  let cursor = from;
+  for (;;) {
+    if (stream.closed) return;
+    const upTo = source.newest();
+    const rows = source.page(cursor, upTo, source.batch);
+    if (rows.length === 0) {
+      follow(Math.max(cursor, upTo));
+      return;
+    }
+    if (!(await writeFrames(stream, rows.map((r) => source.frame(r))))) return;
+    // A short page covered everything up to upTo.
+    cursor = rows.length < source.batch ? upTo : source.cursorOf(rows[rows.length - 1] as R);
+    await new Promise((r) => setImmediate(r));
+  }
+}
+
 /** The cursor a client asked for: `Last-Event-ID` wins over `since`; negative or non-finite becomes 0. */
 export function resumeCursor(req: FastifyRequest, since: unknown): number {
   const header = req.headers['last-event-id'];

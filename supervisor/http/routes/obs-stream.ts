@@ -7,7 +7,7 @@ import { z } from 'zod';
 import { matchesScope, type ScopeFilter } from '../../../shared/events/queries.ts';
 import type { EventRow } from '../../../shared/events/types.ts';
 import type { AppDeps } from '../../deps.ts';
-import { resumeCursor, writeFrames } from '../sse.ts';
+import { catchUpThenFollow, resumeCursor } from '../sse.ts';
 import { eventFrame } from '../event-frames.ts';
 
 export const CATCH_UP_BATCH = 500;
@@ -19,31 +19,26 @@ export function obsStreamRoutes(app: FastifyInstance, { sse, hubs, eventQueries 
   app.get('/api/obs/stream', async (req, reply) => {
     const q = Query.parse(req.query ?? {});
     const scope: ScopeFilter = { teamId: q.teamId, taskId: q.taskId, agentId: q.agentId };
-    let cursor = resumeCursor(req, q.since);
+    const from = resumeCursor(req, q.since);
     const stream = sse.open(req, reply);
-
-    // Catch up without holding the event loop: one batch per turn, each
-    // written as the socket drains. Only a read that finds nothing new ends
-    // it, so that no await lies between the read that fixes the cursor and
-    // the subscription (rows delivered live meanwhile would be missed).
-    for (;;) {
-      if (stream.closed) return;
-      const upTo = eventQueries.maxSeq();
-      const rows = eventQueries.page(cursor, upTo, scope, CATCH_UP_BATCH);
-      if (rows.length === 0) {
-        cursor = upTo;
-        break;
-      }
-      if (!(await writeFrames(stream, rows.map(eventFrame)))) return;
-      // A short page covered everything up to upTo.
-      cursor = rows.length < CATCH_UP_BATCH ? upTo : (rows[rows.length - 1] as EventRow).seq;
-      await new Promise((r) => setImmediate(r));
-    }
-    const unsubscribe = hubs.events.subscribe({
-      cursor,
-      matches: (row) => matchesScope(row, scope),
-      write: (chunk) => stream.write(chunk),
-    });
-    stream.onClose(unsubscribe);
+    await catchUpThenFollow(
+      stream,
+      {
+        newest: () => eventQueries.maxSeq(),
+        page: (cursor, upTo, limit) => eventQueries.page(cursor, upTo, scope, limit),
+        cursorOf: (row: EventRow) => row.seq,
+        frame: eventFrame,
+        batch: CATCH_UP_BATCH,
+      },
+      from,
+      (cursor) => {
+        const unsubscribe = hubs.events.subscribe({
+          cursor,
+          matches: (row) => matchesScope(row, scope),
+          write: (chunk) => stream.write(chunk),
+        });
+        stream.onClose(unsubscribe);
+      },
+    );
   });
 }

@@ -10,7 +10,7 @@ import { isServerOrchestrated } from '../../../shared/teams/orchestration.ts';
 import { TEAM_CHAT_MESSAGES as M } from '../../../shared/team-chat/schemas.ts';
 import type { AppDeps } from '../../deps.ts';
 import { HttpError } from '../http-error.ts';
-import { frameRow, resumeCursor, writeFrames } from '../sse.ts';
+import { catchUpThenFollow, frameRow, resumeCursor } from '../sse.ts';
 import { teamFrame } from '../team-frames.ts';
 import { objectBody, parseOr400, requireParam } from '../validate.ts';
 
@@ -58,41 +58,38 @@ export function teamChatRoutes(app: FastifyInstance, { settingsTable, sse, teamC
   app.get<{ Params: IdParams }>('/api/teams/:id/chat/stream', async (req, reply) => {
     const teamId = req.params.id ?? '';
     const { since } = StreamQuery.parse(req.query ?? {});
-    let cursor = resumeCursor(req, since);
+    const cursor = resumeCursor(req, since);
     const stream = sse.open(req, reply);
     if (teamId.trim() === '' || !domain.teams.exists(teamId)) return;
     const { reads } = teamChat;
     const keys = reads.sessionKeys(teamId);
     const keySet = new Set(keys);
 
-    // Catch up one batch per turn, each written as the socket drains. Only a
-    // read that finds nothing new ends it: no await lies between that read
-    // and the subscriptions below, so no live row falls in between.
-    for (;;) {
-      if (stream.closed) return;
-      const upTo = reads.maxChatId();
-      const rows = reads.rowsAfter(keys, cursor, upTo, CHAT_CATCH_UP_BATCH);
-      if (rows.length === 0) {
-        cursor = Math.max(cursor, upTo);
-        break;
-      }
-      if (!(await writeFrames(stream, rows.map((r) => frameRow(r.id, r.entry))))) return;
-      // A short page covered everything up to upTo.
-      cursor = rows.length < CHAT_CATCH_UP_BATCH ? upTo : (rows[rows.length - 1]?.id ?? upTo);
-      await new Promise((r) => setImmediate(r));
-    }
-    const snapshot = reads.statuses(teamId).map((s) => teamFrame('status', s));
-    if (snapshot.length > 0) stream.write(snapshot.join(''));
-    const unsubscribeRows = hubs.chat.subscribe({
+    await catchUpThenFollow(
+      stream,
+      {
+        newest: () => reads.maxChatId(),
+        page: (from, upTo, limit) => reads.rowsAfter(keys, from, upTo, limit),
+        cursorOf: (row) => row.id,
+        frame: (row) => frameRow(row.id, row.entry),
+        batch: CHAT_CATCH_UP_BATCH,
+      },
       cursor,
-      // A native delegation's child (issue 23) may start after the connect: its rows are the team's by their entry.
-      matches: (row) => keySet.has(row.sessionKey) || reads.isChildRow(teamId, row),
-      write: (chunk) => stream.write(chunk),
-    });
-    const unsubscribeFrames = teamChat.frames.subscribe(teamId, (chunk) => stream.write(chunk));
-    stream.onClose(() => {
-      unsubscribeRows();
-      unsubscribeFrames();
-    });
+      (from) => {
+        const snapshot = reads.statuses(teamId).map((s) => teamFrame('status', s));
+        if (snapshot.length > 0) stream.write(snapshot.join(''));
+        const unsubscribeRows = hubs.chat.subscribe({
+          cursor: from,
+          // A native delegation's child (issue 23) may start after the connect: its rows are the team's by their entry.
+          matches: (row) => keySet.has(row.sessionKey) || reads.isChildRow(teamId, row),
+          write: (chunk) => stream.write(chunk),
+        });
+        const unsubscribeFrames = teamChat.frames.subscribe(teamId, (chunk) => stream.write(chunk));
+        stream.onClose(() => {
+          unsubscribeRows();
+          unsubscribeFrames();
+        });
+      },
+    );
   });
 }
