@@ -54,11 +54,11 @@ export type LifecycleStatus = z.infer<typeof LifecycleStatus>;
 export const SystemStatus = z.object({ node: NodeInfo, gatewayCli: CliInfo, gateway: LifecycleStatus });
 export type SystemStatus = z.infer<typeof SystemStatus>;
 
-export const StopResult = z.union([
+export const GatewayStopResult = z.union([
   z.object({ ok: z.literal(true), stopped: z.literal(true) }),
   z.object({ ok: z.literal(false), message: z.string() }),
 ]);
-export type StopResult = z.infer<typeof StopResult>;
+export type GatewayStopResult = z.infer<typeof GatewayStopResult>;
 
 export const ApproveResult = z.discriminatedUnion('outcome', [
   z.object({ outcome: z.literal('approved'), requestId: z.string(), output: z.string() }),
@@ -122,7 +122,7 @@ export const gatewayHostContract = defineContract({
     start: { payload: z.object({ opId: OpId, routing: z.boolean().optional() }).strict(), result: OpDone },
     restart: { payload: z.object({ opId: OpId, routing: z.boolean().optional() }).strict(), result: OpDone },
     /** SIGTERM to the process group, SIGKILL after the 2 s grace. */
-    stop: { payload: Empty, result: StopResult },
+    stop: { payload: Empty, result: GatewayStopResult },
     /** A global install of the gateway CLI (config.gatewayPackage). */
     install: { payload: z.object({ opId: OpId }).strict(), result: OpDone },
     /** Issue 30 #6: npm's Node 24 for this platform into `$SVC_HOME/runtime/node24` (shared/gateway/managed-node.ts). */

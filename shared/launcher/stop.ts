@@ -10,7 +10,7 @@ import { tcpCheck } from './probe.ts';
 import { messageOf } from '../errors.ts';
 
 /** `port` is the port the stopped server held (null when none was running). */
-export type StopResult = { ok: true; port: number | null } | { ok: false };
+export type DashboardStopResult = { ok: true; port: number | null } | { ok: false };
 
 /** Time allowed for the port to free after SIGKILL. */
 const KILL_GRACE_MS = 2000;
@@ -60,7 +60,7 @@ function signalAll(ctx: LauncherContext, pids: number[], signal: NodeJS.Signals)
   }
 }
 
-export async function stopDashboard(ctx: LauncherContext, graceMs = STOP_GRACE_MS): Promise<StopResult> {
+export async function stopDashboard(ctx: LauncherContext, graceMs = STOP_GRACE_MS): Promise<DashboardStopResult> {
   const { io } = ctx;
   const found = await discoverDashboard(ctx);
   if (found.state === 'none') {

@@ -1,9 +1,9 @@
-// The front door's side of team chat (docs/architecture.md, "Threads"). Messages, stops and
-// exchanges go to the team-chat host: in the team-chat worker when workers
-// run (the orchestrators and their gateway connection never share the front
-// door's thread), in this thread otherwise (inject() tests): see
-// team-chat-targets.ts. What the host reports is handled here, the same way
-// either way:
+// The front door's side of team chat (docs/architecture.md, "Threads").
+// Messages, stops and exchanges go to the team-chat host: in the team-chat
+// worker when workers run (the orchestrators and their gateway connection
+// never share the front door's thread), in this thread otherwise (inject()
+// tests): see team-chat-channel.ts. What the host reports is handled here,
+// the same way either way:
 //   committed rows  -> the live fan-out (hubs), as this thread's own commits;
 //   delta / status  -> the team's tier-2 frames (http/team-frames.ts).
 // Board rows and room posts of a team become frames too, and board rows a
@@ -21,7 +21,7 @@ import type { CachedSettingsService } from './settings-service.ts';
 import type { StreamHub } from './stream-hub.ts';
 import { listenForBoardAndRoom, type TeamFrameHub } from './team-chat-frames.ts';
 import { createTeamChatReads, type TeamChatReads } from './team-chat-reads.ts';
-import { hereTarget, workerTarget, type C, type ConfigurePayload, type TargetDeps, type TeamChatEmitHandler } from './team-chat-targets.ts';
+import { inThreadChannel, workerChannel, type C, type ConfigurePayload, type ChannelDeps, type TeamChatEmitHandler } from './team-chat-channel.ts';
 
 export interface TeamChatService {
   /** The per-team tier-2 frames the stream route subscribes to. */
@@ -44,7 +44,7 @@ export interface TeamChatService {
   close(): Promise<void>;
 }
 
-export interface TeamChatServiceOptions extends TargetDeps {
+export interface TeamChatServiceOptions extends ChannelDeps {
   domain: Pick<Domain, 'teams' | 'agents' | 'lead' | 'board'>;
   hubs: { events: StreamHub<EventRow>; chat: StreamHub<ChatRow> };
   frames: TeamFrameHub;
@@ -91,34 +91,34 @@ export function createTeamChatService(opts: TeamChatServiceOptions): TeamChatSer
     return { gateway: r.gatewayUrl && r.tokenNeededFor === undefined ? { url: r.gatewayUrl, token: r.token } : null, secrets: opts.redactor.secrets() };
   };
 
-  const target = opts.startWorker ? workerTarget(opts, emit, configurePayload, running, log) : hereTarget(opts, emit, configurePayload);
-  const unfollow = opts.gatewayLink.onReconfigure(() => target.configure());
+  const channel = opts.startWorker ? workerChannel(opts, emit, configurePayload, running, log) : inThreadChannel(opts, emit, configurePayload);
+  const unfollow = opts.gatewayLink.onReconfigure(() => channel.configure());
   const unlisten = listenForBoardAndRoom({
     events: hubs.events,
     frames,
     board: opts.domain.board,
     reads,
     settingsTable: opts.settingsTable,
-    boardChanged: (teamId, taskId) => target.boardChanged({ teamId, taskId }),
+    boardChanged: (teamId, taskId) => channel.boardChanged({ teamId, taskId }),
     log,
   });
 
   return {
     frames,
     reads,
-    ingest: (p) => target.call('ingest', p),
-    stop: (teamId) => target.call('stop', { teamId }),
-    exchange: (p) => target.call('exchange', p),
+    ingest: (p) => channel.call('ingest', p),
+    stop: (teamId) => channel.call('stop', { teamId }),
+    exchange: (p) => channel.call('exchange', p),
     haltForBudget: (p) =>
-      target.call('haltForBudget', p).then(
+      channel.call('haltForBudget', p).then(
         ({ halted }) => log.debug({ agentId: p.agentId, budgetId: p.budgetId, halted }, 'team chat: budget halt'),
         (err: unknown) => log.warn({ err, agentId: p.agentId, budgetId: p.budgetId }, 'team chat: budget halt did not reach the worker'),
       ),
-    stats: () => target.stats(),
+    stats: () => channel.stats(),
     async close() {
       unfollow();
       unlisten();
-      await target.close();
+      await channel.close();
     },
   };
 }

@@ -17,7 +17,7 @@ import { execa, type Options } from 'execa';
 import { childEnv } from '../../shared/config.ts';
 import { isAlive } from '../../shared/launcher/stop.ts';
 import { pidFromPort } from '../../shared/launcher/pid-from-port.ts';
-import type { LifecycleStatus, StopResult } from '../../shared/channels/gateway-host.ts';
+import type { LifecycleStatus, GatewayStopResult } from '../../shared/channels/gateway-host.ts';
 import { fileSize, tailLog } from './log-tail.ts';
 import { matchesProcess, trustedRecord, removePidFile, writePidFile, type PidRecord } from './pid-file.ts';
 import { processIdentity, type ProcIdentity } from './proc-identity.ts';
@@ -267,7 +267,7 @@ export function createLifecycle(deps: LifecycleDeps) {
     await waitGone(pids, 2000);
   }
 
-  async function stop(): Promise<StopResult> {
+  async function stop(): Promise<GatewayStopResult> {
     const rec = record();
     if (rec) {
       await terminate([rec.pid], true);

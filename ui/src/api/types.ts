@@ -29,7 +29,7 @@ export type { SettingsView } from '../../../shared/settings/resolve.ts';
 export type { BootReport, CheckResult } from '../../../shared/health/types.ts';
 export type { ErrorEntry, ErrorFeed } from '../../../shared/obs/errors.ts';
 // The gateway host (brief A): the setup and gateway pages.
-export type { OpStreamFrame, StopResult } from '../../../shared/channels/gateway-host.ts';
+export type { OpStreamFrame, GatewayStopResult } from '../../../shared/channels/gateway-host.ts';
 export type { ModelEntry, ModelList } from '../../../shared/gateway/models.ts';
 import type { GatewayConfigView } from '../../../shared/gateway/config-view.ts';
 import type { AutoConfigureResult } from '../../../shared/gateway/auto-configure.ts';

@@ -6,7 +6,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useState, type ReactNode } from 'react';
 import { Link } from 'wouter';
 import { api } from '../../api/client.ts';
-import type { StopResult, SystemStatus } from '../../api/types.ts';
+import type { GatewayStopResult, SystemStatus } from '../../api/types.ts';
 import { Empty, ErrorState, Loading } from '../../components/states.tsx';
 import { JobProgress, useJob } from '../../features/jobs/index.ts';
 import { formatUptime } from './format.ts';
@@ -51,7 +51,7 @@ export function StatusCard({ gatewayVersion }: { gatewayVersion: string | null }
   async function doStop() {
     setStop({ state: 'busy' });
     try {
-      const r = await api<StopResult>('/api/system/gateway', { method: 'POST', body: { action: 'stop' } });
+      const r = await api<GatewayStopResult>('/api/system/gateway', { method: 'POST', body: { action: 'stop' } });
       setStop({ state: 'done', ok: r.ok, text: r.ok ? 'Stopped.' : r.message });
     } catch (err) {
       setStop({ state: 'done', ok: false, text: err instanceof Error ? err.message : String(err) });

@@ -26,7 +26,7 @@ export type C = typeof teamChatContract;
 type Events = C['events'];
 export type TeamChatEmitHandler = <E extends keyof Events & string>(event: E, payload: EventOf<C, E>) => void;
 export type ConfigurePayload = PayloadOf<C, 'configure'>;
-/** The requests the service makes; `configure` and `shutdown` are the target's own. */
+/** The requests the service makes; `configure` and `shutdown` are the channel's own. */
 export type TeamChatRequest = Exclude<keyof C['requests'] & string, 'configure' | 'shutdown'>;
 
 /** A request made while the worker is (re)starting waits this long for it, then fails (a 500). */
@@ -35,7 +35,7 @@ export const READY_WAIT_MS = 10_000;
 const REQUEST_TIMEOUT_MS = 30_000;
 const EVENTS = Object.keys(teamChatContract.events) as Array<keyof Events & string>;
 
-export interface TargetDeps {
+export interface ChannelDeps {
   supervisor: Supervisor;
   config: Config;
   paths: SvcPaths;
@@ -47,7 +47,7 @@ export interface TargetDeps {
 }
 
 /** Where requests go: the worker or a host in this thread, over the channel either way. */
-export interface Target {
+export interface HostChannel {
   /** Sends the current configuration again (the gateway settings changed). */
   configure(): void;
   /** One request; a failure is thrown (the route answers a redacted 500). */
@@ -71,7 +71,7 @@ const forwardEvents = (client: ChannelClient<C>, emit: TeamChatEmitHandler) => {
   for (const event of EVENTS) client.on(event, (p) => emit(event, p));
 };
 
-export function hereTarget(opts: TargetDeps, emit: TeamChatEmitHandler, configurePayload: () => ConfigurePayload): Target {
+export function inThreadChannel(opts: ChannelDeps, emit: TeamChatEmitHandler, configurePayload: () => ConfigurePayload): HostChannel {
   const create = opts.createHost ?? createTeamChatHost;
   const { port1, port2 } = new MessageChannel();
   let host: TeamChatHost | null = null;
@@ -105,7 +105,7 @@ export function hereTarget(opts: TargetDeps, emit: TeamChatEmitHandler, configur
   const configure = async () => void resultOf(await request('configure', configurePayload()), 'team-chat host');
   // A halt or a count needs no gateway: a host never configured has no run to halt.
   const needsGateway = (method: TeamChatRequest) => method !== 'haltForBudget' && method !== 'stats';
-  const call: Target['call'] = async (method, payload) => {
+  const call: HostChannel['call'] = async (method, payload) => {
     if (needsGateway(method)) await (configured ??= configure());
     return resultOf(await request(method, payload), 'team-chat host');
   };
@@ -130,14 +130,14 @@ export function hereTarget(opts: TargetDeps, emit: TeamChatEmitHandler, configur
   };
 }
 
-export function workerTarget(
-  opts: TargetDeps,
+export function workerChannel(
+  opts: ChannelDeps,
   emit: TeamChatEmitHandler,
   configurePayload: () => ConfigurePayload,
   /** Agents the worker last reported `running`, per team: they get an `error` status when it exits. */
   running: Map<string, Set<string>>,
   log: Logger,
-): Target {
+): HostChannel {
   /** Board changes seen while the worker was not serving: handed over once it is. */
   const pendingBoard = new Map<string, PayloadOf<C, 'boardChanged'>>();
   const sendBoard = (client: Pick<ChannelClient<C>, 'request'>, p: PayloadOf<C, 'boardChanged'>) =>
@@ -166,7 +166,7 @@ export function workerTarget(
       budgetWarnPct: budgetPolicyOf(opts.config).warnPct,
       budgetHardCapUsdCents: budgetPolicyOf(opts.config).hardCapUsdCents,
     }),
-    // The configuration goes first, then the board changes it missed: a request let through after them never meets a worker without a gateway target.
+    // The configuration goes first, then the board changes it missed: a request let through after them never meets a worker without a gateway channel.
     ready: {
       event: 'ready',
       prepare: async (client) => {
