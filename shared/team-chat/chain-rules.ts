@@ -1,8 +1,8 @@
-// The rules of a message's chain (docs/team-chat.md, "How work spreads"; the orchestrator
-// applies them, orchestrator.ts): each delivery counts against the chain's
-// turn bound, and past it is dropped with a `turn_bound_hit` event and, once
-// per chain, a note; a delivery that goes ahead names its speaker with a
-// `speaker_selected` event.
+// The rules of a message's chain (docs/team-chat.md, "How work spreads"; the
+// orchestrator applies them, orchestrator.ts): each delivery counts against
+// the chain's turn bound, and past it is dropped with a `turn_bound_hit`
+// event and, once per chain, a note; a delivery that goes ahead names its
+// speaker with a `speaker_selected` event.
 import type { TeamChatContext } from './context.ts';
 import type { Delivery } from './work.ts';
 

@@ -1,12 +1,13 @@
-// The team-chat host (docs/architecture.md, "Threads"): one orchestrator per team, created
-// on demand and evicted after `idleMs` without a run, over its own stores on
-// the database it is given and its own gateway connection. The team-chat
-// worker serves it on its channel (workers/team-chat/main.ts); without a
-// worker the supervisor calls it in its own thread. Its methods mirror the
-// channel's requests; what it commits and streams goes out through `emit`.
-// Creating it runs recovery: no executions row is left `running`. Native
-// delegations the gateway runs by itself (issue 23) are followed on the same
-// connection by the spawn tracker (spawns.ts); a stop reaches them too.
+// The team-chat host (docs/architecture.md, "Threads"): one orchestrator per
+// team, created on demand and evicted after `idleMs` without a run, over its
+// own stores on the database it is given and its own gateway connection. The
+// team-chat worker serves it on its channel (workers/team-chat/main.ts);
+// without a worker the supervisor calls it in its own thread. Its methods
+// mirror the channel's requests; what it commits and streams goes out through
+// `emit`. Creating it runs recovery: no executions row is left `running`.
+// Native delegations the gateway runs by itself (issue 23) are followed on
+// the same connection by the spawn tracker (spawns.ts); a stop reaches them
+// too.
 import type { PayloadOf, ResultOf } from '../channels/contract.ts';
 import type { Handlers } from '../channels/server.ts';
 import type { teamChatContract } from '../channels/team-chat.ts';

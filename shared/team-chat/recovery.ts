@@ -1,12 +1,13 @@
-// Recovery (docs/team-chat.md, "When something fails"; issue 17 #1): nothing stays `running`
-// forever. When a host is created (svc boots, or the team-chat worker is
-// restarted after a crash) every executions row still `running` was started
-// by a process that is gone: it is closed as `error` with
-// `execution_completed` and `error` events, a `system`/`meta` entry under its
-// session key, the agent's status `error`. The runs themselves may still be
-// going at the gateway: the caller aborts them once connected (best effort).
-// Rows of native delegations (issue 23, trigger `spawn` and `announce`) are
-// closed the same way; a child's row already holds the gateway's session key.
+// Recovery (docs/team-chat.md, "When something fails"; issue 17 #1): nothing
+// stays `running` forever. When a host is created (svc boots, or the
+// team-chat worker is restarted after a crash) every executions row still
+// `running` was started by a process that is gone: it is closed as `error`
+// with `execution_completed` and `error` events, a `system`/`meta` entry
+// under its session key, the agent's status `error`. The runs themselves may
+// still be going at the gateway: the caller aborts them once connected (best
+// effort). Rows of native delegations (issue 23, trigger `spawn` and
+// `announce`) are closed the same way; a child's row already holds the
+// gateway's session key.
 import type { TeamChatContext } from './context.ts';
 
 export const INTERRUPTED = 'interrupted: svc restarted during the run';

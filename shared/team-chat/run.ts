@@ -1,15 +1,16 @@
-// One agent run (docs/team-chat.md, "Each run", "When something fails"): an executions row `running`,
-// `execution_started`, status running; the send through the gateway (chat.send
-// after subscribing, shared/gateway/chat.ts) with each delta handed on; then
-// either the reply committed with its usage priced into a cost record and a
-// `cost` event, or the failure recorded (what had streamed kept, a
-// `system`/`meta` entry, `error` event, status error). A send that fails
-// because the connection is down is retried once after waiting for it.
-// Budgets (issue 22, budget-halt.ts): a send is not made while a paused cap
-// budget applies; a run halted for a budget ends `cancelled` naming it; the
-// spend of calls that did not pass svc's model endpoint is metered as each
-// call ends (call-meter.ts), what that missed when the run ends, and a budget
-// that spend pauses halts the rest of the message.
+// One agent run (docs/team-chat.md, "Each run", "When something fails"): an
+// executions row `running`, `execution_started`, status running; the send
+// through the gateway (chat.send after subscribing, shared/gateway/chat.ts)
+// with each delta handed on; then either the reply committed with its usage
+// priced into a cost record and a `cost` event, or the failure recorded (what
+// had streamed kept, a `system`/`meta` entry, `error` event, status error). A
+// send that fails because the connection is down is retried once after
+// waiting for it. Budgets (issue 22, budget-halt.ts): a send is not made
+// while a paused cap budget applies; a run halted for a budget ends
+// `cancelled` naming it; the spend of calls that did not pass svc's model
+// endpoint is metered as each call ends (call-meter.ts), what that missed
+// when the run ends, and a budget that spend pauses halts the rest of the
+// message.
 import { randomBytes } from 'node:crypto';
 import { messageOf } from '../errors.ts';
 import { sendChat, type ChatTurn } from '../gateway/chat.ts';

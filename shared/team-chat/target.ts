@@ -1,9 +1,9 @@
-// Who answers a team message (docs/team-chat.md, "Who answers a message"): an explicit roster member,
-// else a leading `@<agent name>` (the longest matching name, case-insensitive,
-// followed by whitespace or the end), else the team's effective lead. The
-// same mention rule finds hand-overs in a reply (a line that starts with
-// `@<name>`). The roster is read fresh for every message: a member added a
-// moment ago can be addressed at once.
+// Who answers a team message (docs/team-chat.md, "Who answers a message"): an
+// explicit roster member, else a leading `@<agent name>` (the longest
+// matching name, case-insensitive, followed by whitespace or the end), else
+// the team's effective lead. The same mention rule finds hand-overs in a
+// reply (a line that starts with `@<name>`). The roster is read fresh for
+// every message: a member added a moment ago can be addressed at once.
 import type { Domain } from '../domain.ts';
 import { leadingMention } from './mention.ts';
 import { teamFallbackSessionKey, teamSessionKey } from './schemas.ts';

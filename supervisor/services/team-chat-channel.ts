@@ -166,7 +166,7 @@ export function workerChannel(
       budgetWarnPct: budgetPolicyOf(opts.config).warnPct,
       budgetHardCapUsdCents: budgetPolicyOf(opts.config).hardCapUsdCents,
     }),
-    // The configuration goes first, then the board changes it missed: a request let through after them never meets a worker without a gateway channel.
+    // The configuration goes first, then the board changes it missed: a request let through after them never meets a worker without its gateway target.
     ready: {
       event: 'ready',
       prepare: async (client) => {

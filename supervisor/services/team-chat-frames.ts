@@ -1,8 +1,8 @@
 // What becomes a tier-2 frame of a team's chat stream besides the host's own
-// deltas and statuses (docs/architecture.md, "Threads"): board rows of a team (whoever
-// wrote them: a route, an MCP server, the team-chat host) become `event:
-// board` frames and a `boardChanged` notice for the host; room posts become
-// `event: room` frames. The frames themselves are fanned out by
+// deltas and statuses (docs/architecture.md, "Threads"): board rows of a team
+// (whoever wrote them: a route, an MCP server, the team-chat host) become
+// `event: board` frames and a `boardChanged` notice for the host; room posts
+// become `event: room` frames. The frames themselves are fanned out by
 // http/team-frames.ts, which implements TeamFrameHub (a service does not
 // import the front door).
 import type { SettingsTable } from '../../shared/db/settings-table.ts';
