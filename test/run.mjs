@@ -132,7 +132,7 @@ try {
 
 const pad = (s, n) => String(s).padEnd(n);
 const lpad = (s, n) => String(s).padStart(n);
-const lines = ['', '== test tiers (test time: the sum of each file\'s tests; two files run at once)'];
+const lines = ['', '== test tiers (test time: the sum of each file\'s tests, its before/after hooks not counted; two files run at once)'];
 lines.push(`${pad('tier', 9)}${lpad('files', 6)}${lpad('tests', 7)}${lpad('failed', 8)}${lpad('test time', 11)}`);
 for (const t of tiers) {
   const mine = timings.filter((x) => tierOf(x.file) === t);

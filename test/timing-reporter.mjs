@@ -1,8 +1,8 @@
 // A node:test reporter that writes one JSON line per test file: its path, its
 // top-level tests and how many failed, and their summed duration (a file's
-// own time less its hooks'). test/run.mjs runs it beside the usual reporter
-// and prints the slowest files under each tier's time, so growth is visible
-// in every run's log.
+// own time less its hooks': a gateway booted in before() is not in it).
+// test/run.mjs runs it beside the usual reporter and prints the slowest files
+// under each tier's time, so growth is visible in every run's log.
 export default async function* timingReporter(source) {
   const files = new Map();
   for await (const event of source) {
