@@ -43,7 +43,7 @@ export function createChatMessages(
      ON CONFLICT (entry_id) DO NOTHING
      RETURNING ${CHAT_COLUMNS_SQL}`,
   );
-  const maxIdStmt = db.prepare('SELECT COALESCE(MAX(id), 0) FROM chat_messages').pluck();
+  const reads = createChatReads(db);
   // Served by the (session_key, id) index: a page is one range scan.
   const pageStmt = db.prepare(
     `SELECT ${CHAT_COLUMNS_SQL}
@@ -65,7 +65,7 @@ export function createChatMessages(
       if (rows.length > 0 && onCommitted) tx.afterCommit(() => onCommitted(rows));
       return rows;
     },
-    maxId: () => maxIdStmt.get() as number,
+    maxId: () => reads.maxId(),
     pageBefore: (sessionKey, before, limit) => pageStmt.all({ sessionKey, before, limit }) as ChatRow[],
     deleteSession: (sessionKey) => deleteSessionStmt.run(sessionKey).changes,
   };
