@@ -29,7 +29,7 @@ import type { GatewayWiringService } from './services/gateway-wiring-service.ts'
 import type { GatewayPricesService } from './services/gateway-prices-service.ts';
 import type { HealthService } from './services/health-service.ts';
 import type { IngestService } from './services/ingest-service.ts';
-import type { McpHost } from './services/mcp-host.ts';
+import type { McpHost } from './services/mcp-sessions.ts';
 import type { ModelCallLane } from './services/model-call-lane.ts';
 import type { ModelRoutingService } from './services/model-routing-service.ts';
 import type { JobPool } from './services/pool.ts';

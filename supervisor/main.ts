@@ -12,7 +12,7 @@ import { buildApp, hostGuardOptions } from './http/app.ts';
 import { bindServer } from './http/bind.ts';
 import { installFatalHandlers } from './fatal-handlers.ts';
 import { TOKEN_RE } from './http/plugins/access-gate.ts';
-import { isLoopbackAddress } from './http/plugins/host-guard.ts';
+import { isLoopbackAddress } from './http/plugins/host-header-guard.ts';
 import { createRuntime, gateToken } from './runtime.ts';
 import { attachUpgradeHandling } from './http/upgrade.ts';
 import { messageOf } from '../shared/errors.ts';

@@ -40,7 +40,7 @@ import { startGatewayHost } from './services/gateway-host-service.ts';
 import { createGatewayLink } from './services/gateway-link.ts';
 import { createHealthService } from './services/health-service.ts';
 import { createIngestService } from './services/ingest-service.ts';
-import { createMcpHost } from './services/mcp-host.ts';
+import { createMcpHost } from './services/mcp-sessions.ts';
 import { createModelRoutingService } from './services/model-routing-service.ts';
 import { createGatewayWiringService, type GatewayWiringService } from './services/gateway-wiring-service.ts';
 import { createSvcSideStamp } from '../shared/gateway-wiring/desired.ts';
@@ -54,7 +54,7 @@ import { StreamHub } from './services/stream-hub.ts';
 import { Supervisor, workerEntry, type Service } from './services/supervision.ts';
 import { createTeamChatService } from './services/team-chat-service.ts';
 import { createWorkboardService } from './services/workboard-service.ts';
-import { TeamFrames } from './http/team-frames.ts';
+import { TeamFrames } from './http/team-stream-hub.ts';
 
 export const CHAT_BATCH = 500;
 

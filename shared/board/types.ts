@@ -8,7 +8,7 @@ export type TaskStatus = (typeof TASK_STATUSES)[number];
  * svc recorded origins; `mcp` through svc's tasks MCP server (an HTTP
  * session or the stdio binary), which only agents use. The team-chat
  * orchestrator delivers an `mcp` task even when it names no creator
- * (shared/team-chat/delegations.ts). Only a task that is not `api` has a
+ * (shared/team-chat/routing/delegations.ts). Only a task that is not `api` has a
  * row in task_origins.
  */
 export const TASK_ORIGINS = ['api', 'mcp'] as const;

@@ -8,7 +8,7 @@ import type { Domain } from '../domain.ts';
 import { ENABLED_KEY as ROUTING_KEY } from '../model-routing/status.ts';
 import { LEAD_KEYS, TEAM_KEYS } from '../setting-keys.ts';
 import { allowAgentsFor, gatewayIdOf, loadDelegationInput } from '../teams/delegation-sync.ts';
-import { addressable, loadRoster } from '../team-chat/target.ts';
+import { addressable, loadRoster } from '../team-chat/routing/answerer.ts';
 import type { AttachTarget } from './attach.ts';
 import type { DesiredState } from './reconcile.ts';
 

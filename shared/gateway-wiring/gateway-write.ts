@@ -15,7 +15,7 @@ import { updateGatewayEnv } from '../gateway/env-file.ts';
 import { backUpConfig, changedSinceLoad, patchThroughGateway, type GatewayReach } from '../gateway/config-rpc.ts';
 import { writeFileAtomic } from '../fs-safe.ts';
 import { messageOf } from '../errors.ts';
-import { GatewayError } from '../gateway/frames.ts';
+import { GatewayError } from '../gateway/protocol.ts';
 import { readGatewayConfig, readGatewayEnv } from '../settings/gateway-files.ts';
 import { applyOps, dottable, mergePatchOf, mismatches, replacePathsOf, stepsBySize, type ConfigOp } from './config-ops.ts';
 import type { GatewayRead } from './gateway-read.ts';

@@ -6,7 +6,7 @@
 import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import type { GatewaySession } from './client.ts';
-import { GatewayError, type EventFrame } from './frames.ts';
+import { GatewayError, type EventFrame } from './protocol.ts';
 
 export const ChatEventPayload = z.object({
   runId: z.string(),

@@ -12,7 +12,7 @@ import WebSocket from 'ws';
 import { buildConnectParams, svcClientInfo, type ClientInfo } from './connect-params.ts';
 import type { DeviceIdentity } from './device-identity.ts';
 import { createEventHandlers, type EventHandler } from './event-handlers.ts';
-import { ChallengePayload, GatewayError, parseInbound } from './frames.ts';
+import { ChallengePayload, GatewayError, parseInbound } from './protocol.ts';
 
 export interface ConnectOptions {
   url: string;

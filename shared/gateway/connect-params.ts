@@ -3,7 +3,7 @@
 // rewrite a browser's connect (its own client fields, svc's token and proof).
 import { z } from 'zod';
 import type { DeviceIdentity } from './device-identity.ts';
-import { PROTOCOL_VERSION } from './frames.ts';
+import { PROTOCOL_VERSION } from './protocol.ts';
 import { signConnect } from './signature.ts';
 
 /**

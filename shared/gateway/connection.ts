@@ -8,7 +8,7 @@
 import type { Logger } from '../log.ts';
 import { connectGateway, type ConnectOptions, type GatewaySession, type RequestOptions } from './client.ts';
 import { createEventHandlers, type EventHandler } from './event-handlers.ts';
-import { GatewayError, type GatewayErrorShape } from './frames.ts';
+import { GatewayError, type GatewayErrorShape } from './protocol.ts';
 
 export type ConnectionState = 'idle' | 'connecting' | 'connected' | 'backoff' | 'stopped';
 

@@ -1,7 +1,7 @@
 // Subscribers to gateway events by name ('*' for every event). Shared by a
 // single session and by the reconnecting connection, whose subscribers
 // outlive each session.
-import type { EventFrame } from './frames.ts';
+import type { EventFrame } from './protocol.ts';
 
 export type EventHandler = (frame: EventFrame) => void;
 

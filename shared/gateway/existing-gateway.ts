@@ -17,7 +17,7 @@ import { DEFAULT_GATEWAY_PORT, gatewayUrlFor } from './config-file.ts';
 import type { ConnectionStatus } from './connection.ts';
 import type { DeviceIdentity } from './device-identity.ts';
 import { chooseGatewayToken, type TokenChoice } from './existing-gateway-token.ts';
-import { GatewayError } from './frames.ts';
+import { GatewayError } from './protocol.ts';
 
 /** The connect probe's bound: Setup asks on every visit. */
 export const PROBE_TIMEOUT_MS = 3000;

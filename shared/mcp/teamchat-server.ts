@@ -17,7 +17,7 @@ import { boundAgentOf, otherAgentRefusal } from './bound-identity.ts';
 import { errorResult, okResult, runTool, toolFailure } from './results.ts';
 import {
   createTeamChatPosts, POST_TEXT_MAX, roomOf, SUBSCRIBE_LIMIT_DEFAULT, SUBSCRIBE_LIMIT_MAX, type TeamChatPost,
-} from '../team-chat/room-posts.ts';
+} from '../team-chat/room/posts.ts';
 import type { McpBinding, McpServerFactory } from './types.ts';
 
 export const SUBSCRIBE_WAIT_MAX_MS = 20_000;

@@ -1,7 +1,7 @@
 // Who a model call belongs to, from svc's own state only. The agent is the
 // endpoint path's (its token is bound to it). The team, the board task, the
 // run and the trace come from svc's running execution of that agent
-// (shared/team-chat/executions.ts); text in the body never names a budget:
+// (shared/team-chat/runs/executions.ts); text in the body never names a budget:
 // an agent can write any `Runtime: … session=<key>` line it likes. With no
 // running execution, every team the agent is on (its own and those it
 // leads) applies, so a call outside svc's runs is still held to every cap

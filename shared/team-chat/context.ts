@@ -11,11 +11,11 @@ import type { Domain } from '../domain.ts';
 import type { EventLog } from '../events/event-log.ts';
 import type { GatewaySession, RequestOptions } from '../gateway/client.ts';
 import type { Logger } from '../log.ts';
-import type { TeamChatPosts } from './room-posts.ts';
+import type { TeamChatPosts } from './room/posts.ts';
 import type { Redactor } from '../redact.ts';
-import type { BudgetGate } from './budget-halt.ts';
+import type { BudgetGate } from './budgets/budget-halt.ts';
 import type { EntryWriter } from './entries.ts';
-import type { Executions } from './executions.ts';
+import type { Executions } from './runs/executions.ts';
 
 type Contract = typeof teamChatContract;
 export type TeamChatEventName = keyof Contract['events'] & string;

@@ -19,19 +19,19 @@ import type { GatewaySession } from '../gateway/client.ts';
 import { createGatewayConnection, type GatewayConnection, type TargetFn } from '../gateway/connection.ts';
 import type { DeviceIdentity } from '../gateway/device-identity.ts';
 import type { Logger } from '../log.ts';
-import { createTeamChatPosts } from './room-posts.ts';
+import { createTeamChatPosts } from './room/posts.ts';
 import { memoryStoreFor } from '../memory/index.ts';
 import { createRedactor } from '../redact.ts';
 import type { BudgetPolicy } from '../budgets/rows.ts';
-import type { BudgetGate } from './budget-halt.ts';
-import { createBudgetGate } from './budget-gate.ts';
-import { followCalls, type CallMeter } from './call-meter.ts';
+import type { BudgetGate } from './budgets/budget-halt.ts';
+import { createBudgetGate } from './budgets/budget-gate.ts';
+import { followCalls, type CallMeter } from './budgets/call-meter.ts';
 import type { ConfigurePayload, GatewayPort, TeamChatContext, TeamChatEmit } from './context.ts';
 import { createEntryWriter } from './entries.ts';
-import { createExecutions } from './executions.ts';
+import { createExecutions } from './runs/executions.ts';
 import { createOrchestrator, type Orchestrator } from './orchestrator.ts';
 import { recoverRunning } from './recovery.ts';
-import { createSpawnTracker } from './spawns.ts';
+import { createSpawnTracker } from './spawns/spawns.ts';
 
 import type { TeamChatHost } from './host-api.ts';
 

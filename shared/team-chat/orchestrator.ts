@@ -10,16 +10,16 @@ import { messageOf } from '../errors.ts';
 import { uuidv7 } from '../ids.ts';
 import type { BudgetHalt, ChatIngest, ExchangeStart } from './schemas.ts';
 import type { ExchangeResult, IngestResult, StopCounts, TeamChatContext } from './context.ts';
-import { readyDelegations, resultMessage, senderOf, taskMessage } from './delegations.ts';
-import { runExchange, type ExchangeState } from './exchange.ts';
-import { buildPreamble, deliveryText } from './preamble.ts';
-import { newTraceId, startRun, type RunHandle, type RunOutcome } from './run.ts';
-import type { MeteredTarget } from './call-meter.ts';
-import { teamBudgetHooks } from './orchestrator-budget.ts';
-import { admitToChain, selectSpeaker } from './chain-rules.ts';
+import { readyDelegations, resultMessage, senderOf, taskMessage } from './routing/delegations.ts';
+import { runExchange, type ExchangeState } from './room/exchange.ts';
+import { buildPreamble, deliveryText } from './runs/preamble.ts';
+import { newTraceId, startRun, type RunHandle, type RunOutcome } from './runs/run.ts';
+import type { MeteredTarget } from './budgets/call-meter.ts';
+import { teamBudgetHooks } from './budgets/orchestrator-budget.ts';
+import { admitToChain, selectSpeaker } from './routing/chain-rules.ts';
 import { stopTeam } from './stop.ts';
 import type { Chain, Delivery, Trigger } from './work.ts';
-import { addressable, gatewaySessionKeyOf, handOvers, loadRoster, resolveTarget, sessionKeyOf, type RosterAgent, type TeamRoster } from './target.ts';
+import { addressable, gatewaySessionKeyOf, handOvers, loadRoster, resolveTarget, sessionKeyOf, type RosterAgent, type TeamRoster } from './routing/answerer.ts';
 
 export const NO_AGENT_TEXT = 'No agent can answer in this team yet: add an agent or set a lead.';
 

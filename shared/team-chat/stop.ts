@@ -6,9 +6,9 @@
 import { messageOf } from '../errors.ts';
 import { uuidv7 } from '../ids.ts';
 import type { StopCounts, TeamChatContext } from './context.ts';
-import type { ExchangeState } from './exchange.ts';
-import { abortQuietly, newTraceId, type RunHandle } from './run.ts';
-import { sessionKeyOf } from './target.ts';
+import type { ExchangeState } from './room/exchange.ts';
+import { abortQuietly, newTraceId, type RunHandle } from './runs/run.ts';
+import { sessionKeyOf } from './routing/answerer.ts';
 import type { Delivery } from './work.ts';
 
 /** What a team's orchestrator has going: a stop empties it. */

@@ -2,7 +2,7 @@
 // the chains user messages start, the deliveries queued per agent, and what
 // a stop reports. Its own file so the stop (stop.ts) and the orchestrator
 // share the shapes without importing each other.
-import type { RosterAgent } from './target.ts';
+import type { RosterAgent } from './routing/answerer.ts';
 
 export type Trigger = 'user' | 'handover' | 'delegation' | 'result' | 'spawn';
 

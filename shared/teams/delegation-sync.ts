@@ -9,7 +9,7 @@
 import type { SettingsTable } from '../db/settings-table.ts';
 import type { Domain } from '../domain.ts';
 import { TEAM_KEYS } from '../setting-keys.ts';
-import { loadRoster, type TeamRoster } from '../team-chat/target.ts';
+import { loadRoster, type TeamRoster } from '../team-chat/routing/answerer.ts';
 
 export interface KnownAgent {
   id: string;

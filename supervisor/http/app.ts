@@ -6,7 +6,7 @@ import { gateVerdict, GATE_ERROR } from './plugins/access-gate.ts';
 import { applyDevCors, originOf } from './plugins/dev-cors.ts';
 import { registerErrorHandling } from './plugins/errors.ts';
 import { registerGatewayWiringHook } from './plugins/gateway-wiring-hook.ts';
-import { allowedHostNames, hostGuardVerdict, isLoopbackAddress, type HostGuardOptions } from './plugins/host-guard.ts';
+import { allowedHostNames, hostGuardVerdict, isLoopbackAddress, type HostGuardOptions } from './plugins/host-header-guard.ts';
 import { createRateLimiter } from './plugins/rate-limit.ts';
 import { isApiPath, parseTarget } from './plugins/request-path.ts';
 import { clientErrorWithHeaders, frameworkErrorWithHeaders } from './plugins/framework-errors.ts';

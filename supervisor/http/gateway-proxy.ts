@@ -21,7 +21,7 @@ import type { Duplex } from 'node:stream';
 import WebSocket, { WebSocketServer, type RawData } from 'ws';
 import { ClientInfo, buildConnectParams, svcClientInfo } from '../../shared/gateway/connect-params.ts';
 import type { DeviceIdentity } from '../../shared/gateway/device-identity.ts';
-import { ChallengePayload, ReqFrame } from '../../shared/gateway/frames.ts';
+import { ChallengePayload, ReqFrame } from '../../shared/gateway/protocol.ts';
 import type { Logger } from '../../shared/log.ts';
 import { tokenNeededMessage, type ResolvedGateway } from '../../shared/settings/index.ts';
 import type { UpgradeHandler } from './upgrade.ts';

@@ -10,7 +10,7 @@ import type { IncomingMessage, Server } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { Logger } from '../../shared/log.ts';
 import type { Gate } from './plugins/access-gate.ts';
-import { hostGuardVerdict, type HostGuardOptions } from './plugins/host-guard.ts';
+import { hostGuardVerdict, type HostGuardOptions } from './plugins/host-header-guard.ts';
 import { isApiPath, parseTarget } from './plugins/request-path.ts';
 
 export const GATEWAY_WS_PATH = '/api/gateway/ws';

@@ -6,11 +6,11 @@
 import { createChatReads, type ChatRow } from '../../shared/db/chat-messages.ts';
 import type { Db } from '../../shared/db/open.ts';
 import type { Domain } from '../../shared/domain.ts';
-import { createTeamChatPostReads, roomOf, type TeamChatPost } from '../../shared/team-chat/room-posts.ts';
+import { createTeamChatPostReads, roomOf, type TeamChatPost } from '../../shared/team-chat/room/posts.ts';
 import { teamFallbackSessionKey, teamSessionKey, type AgentRunStatus, type RoomPost, type RoomQuery } from '../../shared/team-chat/schemas.ts';
-import { createExecutions } from '../../shared/team-chat/executions.ts';
-import { subagentKeyAgent } from '../../shared/team-chat/spawn-keys.ts';
-import { addressable, loadRoster } from '../../shared/team-chat/target.ts';
+import { createExecutions } from '../../shared/team-chat/runs/executions.ts';
+import { subagentKeyAgent } from '../../shared/team-chat/spawns/spawn-keys.ts';
+import { addressable, loadRoster } from '../../shared/team-chat/routing/answerer.ts';
 
 export interface TeamChatReads {
   /** Ids of the live (not archived) agents whose team is `teamId`, oldest first. */

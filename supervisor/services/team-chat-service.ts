@@ -5,9 +5,9 @@
 // tests): see team-chat-channel.ts. What the host reports is handled here,
 // the same way either way:
 //   committed rows  -> the live fan-out (hubs), as this thread's own commits;
-//   delta / status  -> the team's tier-2 frames (http/team-frames.ts).
+//   delta / status  -> the team's tier-2 frames (http/team-stream-hub.ts).
 // Board rows and room posts of a team become frames too, and board rows a
-// `boardChanged` for the host (team-chat-frames.ts). The gateway target goes
+// `boardChanged` for the host (team-stream-sources.ts). The gateway target goes
 // to the host again whenever the gateway settings change.
 import type { EventOf, ResultOf } from '../../shared/channels/contract.ts';
 import type { ChatRow } from '../../shared/db/chat-messages.ts';
@@ -19,7 +19,7 @@ import type { BudgetHalt, ChatIngest, ExchangeStart } from '../../shared/team-ch
 import type { GatewayLink } from './gateway-link.ts';
 import type { CachedSettingsService } from './settings-service.ts';
 import type { StreamHub } from './stream-hub.ts';
-import { listenForBoardAndRoom, type TeamFrameHub } from './team-chat-frames.ts';
+import { listenForBoardAndRoom, type TeamFrameHub } from './team-stream-sources.ts';
 import { createTeamChatReads, type TeamChatReads } from './team-chat-reads.ts';
 import { inThreadChannel, workerChannel, type C, type ConfigurePayload, type ChannelDeps, type TeamChatEmitHandler } from './team-chat-channel.ts';
 

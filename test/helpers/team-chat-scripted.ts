@@ -18,7 +18,7 @@ import type { GatewaySession } from '../../shared/gateway/client.ts';
 import type { ConnectionStatus, GatewayConnection } from '../../shared/gateway/connection.ts';
 import { createEventHandlers } from '../../shared/gateway/event-handlers.ts';
 import { createLogger } from '../../shared/log.ts';
-import { createExecutions, type Execution } from '../../shared/team-chat/executions.ts';
+import { createExecutions, type Execution } from '../../shared/team-chat/runs/executions.ts';
 import { createTeamChatHost, type TeamChatHost } from '../../shared/team-chat/host.ts';
 
 /** A gateway that answers chat.send with a run the test finishes, chat.abort with `aborted`, chat.history from `history`. */

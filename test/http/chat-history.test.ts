@@ -7,7 +7,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { FastifyInstance } from 'fastify';
 import { createResumePointers, DIVIDER_TEXT, resumeKey } from '../../shared/chat-history/index.ts';
-import { GatewayError } from '../../shared/gateway/frames.ts';
+import { GatewayError } from '../../shared/gateway/protocol.ts';
 import { UUID_RE } from '../../shared/ids.ts';
 import type { Runtime } from '../../supervisor/runtime.ts';
 import { buildTestApp } from '../helpers/app.ts';

@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { buildTestApp } from '../helpers/app.ts';
 import { buildApp } from '../../supervisor/http/app.ts';
-import { createMcpHost } from '../../supervisor/services/mcp-host.ts';
+import { createMcpHost } from '../../supervisor/services/mcp-sessions.ts';
 
 const SERVERS = ['tasks', 'memory', 'tools', 'teamchat'] as const;
 const RUNTIMES = ['cli-a', 'cli-b', 'gateway'] as const;

@@ -8,7 +8,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { test } from 'node:test';
 import { INLINE_BODY_BYTES } from '../../shared/model-proxy/request-facts.ts';
-import { createExecutions } from '../../shared/team-chat/executions.ts';
+import { createExecutions } from '../../shared/team-chat/runs/executions.ts';
 import { BILLED_COMPLETION_TOKENS, BILLED_PROMPT_TOKENS, startBillingUpstream } from '../helpers/billing-upstream.ts';
 import { createTeam } from '../helpers/team-chat-api.ts';
 import { waitFor } from '../helpers/wait.ts';

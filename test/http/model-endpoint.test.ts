@@ -3,7 +3,7 @@
 // budget spend, and the cap refusal in each API's shape.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { createExecutions } from '../../shared/team-chat/executions.ts';
+import { createExecutions } from '../../shared/team-chat/runs/executions.ts';
 import { deadline, waitFor } from '../helpers/wait.ts';
 import {
   ANTHROPIC_KEY, OPENAI_KEY, PRICED_MODEL, budgetsOf, callsOf, completionsBody, createBudget, post, sseData, startEndpoint, type Endpoint,

@@ -4,7 +4,7 @@
 // docs/api.md.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { createTeamChatPosts } from '../../shared/team-chat/room-posts.ts';
+import { createTeamChatPosts } from '../../shared/team-chat/room/posts.ts';
 import { TEAM_CHAT_MESSAGES as M } from '../../shared/team-chat/schemas.ts';
 import { waitFor } from '../helpers/wait.ts';
 import { assign, chatFixture, createTeam, DELIVERY_WAIT_MS, type ChatFixture } from './team-chat-fixture.ts';

@@ -7,7 +7,7 @@
 import { test, type TestContext } from 'node:test';
 import assert from 'node:assert/strict';
 import type { AddressInfo } from 'node:net';
-import { createTeamChatPosts } from '../../shared/team-chat/room-posts.ts';
+import { createTeamChatPosts } from '../../shared/team-chat/room/posts.ts';
 import { openSse, type SseFrame } from '../helpers/http.ts';
 import { waitFor } from '../helpers/wait.ts';
 import { assign, chatFixture, createTeam, DELIVERY_WAIT_MS, type ChatFixture } from './team-chat-fixture.ts';

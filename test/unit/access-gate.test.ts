@@ -1,12 +1,12 @@
 // supervisor/http/plugins/access-gate.ts (spec "Authentication" 1-7) and
-// supervisor/http/plugins/host-guard.ts (the DNS-rebinding guard, beyond the
+// supervisor/http/plugins/host-header-guard.ts (the DNS-rebinding guard, beyond the
 // spec).
 import { test, type TestContext } from 'node:test';
 import assert from 'node:assert/strict';
 import type { IncomingHttpHeaders } from 'node:http';
 import { createLogger } from '../../shared/log.ts';
 import { createGate, gateVerdict, parseCookies, type Gate, type GateVerdict } from '../../supervisor/http/plugins/access-gate.ts';
-import { hostGuardVerdict, isLoopbackAddress, type HostGuardOptions } from '../../supervisor/http/plugins/host-guard.ts';
+import { hostGuardVerdict, isLoopbackAddress, type HostGuardOptions } from '../../supervisor/http/plugins/host-header-guard.ts';
 
 const TOKEN = 'Secret-Token_1.2~3';
 // The cookie's value is a fresh session each time (id.HMAC, base64url); its attributes are fixed.

@@ -1,9 +1,9 @@
 // Issue 16 #6: the rebinding guard's allowed hosts
-// (supervisor/http/plugins/host-guard.ts), for a TLS reverse proxy on this
+// (supervisor/http/plugins/host-header-guard.ts), for a TLS reverse proxy on this
 // machine.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { allowedHostNames, hostGuardVerdict, type HostGuardOptions } from '../../supervisor/http/plugins/host-guard.ts';
+import { allowedHostNames, hostGuardVerdict, type HostGuardOptions } from '../../supervisor/http/plugins/host-header-guard.ts';
 
 const guard = (allowed: readonly string[], over: Partial<HostGuardOptions> = {}): HostGuardOptions => ({
   enabled: true, trustedOrigin: null, boundPort: () => 18790, allowedHosts: allowedHostNames(allowed), ...over,

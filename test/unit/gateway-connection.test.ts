@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { pino } from 'pino';
 import { createGatewayConnection } from '../../shared/gateway/connection.ts';
 import { loadOrCreateDeviceIdentity } from '../../shared/gateway/device-identity.ts';
-import { GatewayError } from '../../shared/gateway/frames.ts';
+import { GatewayError } from '../../shared/gateway/protocol.ts';
 import { createLogger } from '../../shared/log.ts';
 import { freePort, removeHome, tempHome } from '../helpers/server.ts';
 import { deadline, sleep, waitFor } from '../helpers/wait.ts';

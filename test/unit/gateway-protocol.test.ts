@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { fc } from '../helpers/fc.ts';
 import { buildConnectParams, SVC_CAPS, SVC_SCOPES } from '../../shared/gateway/connect-params.ts';
 import { loadOrCreateDeviceIdentity } from '../../shared/gateway/device-identity.ts';
-import { parseInbound } from '../../shared/gateway/frames.ts';
+import { parseInbound } from '../../shared/gateway/protocol.ts';
 import { signaturePayloadV3 } from '../../shared/gateway/signature.ts';
 import { rewriteConnect, scrubUpstream } from '../../supervisor/http/gateway-proxy.ts';
 import { removeHome, tempHome } from '../helpers/server.ts';

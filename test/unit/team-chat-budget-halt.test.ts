@@ -6,7 +6,7 @@
 // budget with a run's unrouted spend, and exchange turns halted both ways.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { budgetStopText } from '../../shared/team-chat/budget-halt.ts';
+import { budgetStopText } from '../../shared/team-chat/budgets/budget-halt.ts';
 import { teamSessionKey } from '../../shared/team-chat/schemas.ts';
 import { fixture } from '../helpers/team-chat-scripted.ts';
 import { waitFor } from '../helpers/wait.ts';

@@ -17,10 +17,10 @@ import { createEventLog } from '../../shared/events/event-log.ts';
 import { createLogger } from '../../shared/log.ts';
 import { REGISTRY_KEY } from '../../shared/model-routing/registry.ts';
 import { costUsd, GATEWAY_PRICES_KEY, pricesFromGatewayConfig, serializePrices } from '../../shared/pricing/index.ts';
-import { recordCompletion } from '../../shared/team-chat/completion.ts';
+import { recordCompletion } from '../../shared/team-chat/runs/completion.ts';
 import type { TeamChatContext } from '../../shared/team-chat/context.ts';
-import { createExecutions } from '../../shared/team-chat/executions.ts';
-import { isRoutedProvider, usageOfRun } from '../../shared/team-chat/usage.ts';
+import { createExecutions } from '../../shared/team-chat/runs/executions.ts';
+import { isRoutedProvider, usageOfRun } from '../../shared/team-chat/runs/usage.ts';
 
 const call = (runId: string, provider: string, model: string, input: number, output: number, cache: { cacheRead?: number; cacheWrite?: number } = {}) => ({
   role: 'assistant',

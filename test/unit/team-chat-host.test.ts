@@ -13,13 +13,13 @@ import { createTx } from '../../shared/db/tx.ts';
 import { createDomain, type Domain } from '../../shared/domain.ts';
 import { createEventLog } from '../../shared/events/event-log.ts';
 import { createLogger } from '../../shared/log.ts';
-import { readyDelegations } from '../../shared/team-chat/delegations.ts';
-import { createExecutions, type Execution } from '../../shared/team-chat/executions.ts';
+import { readyDelegations } from '../../shared/team-chat/routing/delegations.ts';
+import { createExecutions, type Execution } from '../../shared/team-chat/runs/executions.ts';
 import { createTeamChatHost, type TeamChatHost } from '../../shared/team-chat/host.ts';
 import { NO_AGENT_TEXT } from '../../shared/team-chat/orchestrator.ts';
 import { INTERRUPTED } from '../../shared/team-chat/recovery.ts';
 import { teamFallbackSessionKey, teamSessionKey } from '../../shared/team-chat/schemas.ts';
-import { loadRoster } from '../../shared/team-chat/target.ts';
+import { loadRoster } from '../../shared/team-chat/routing/answerer.ts';
 import { waitFor } from '../helpers/wait.ts';
 
 interface Emitted {

@@ -2,8 +2,8 @@
 // each section's cap, empty sections left out, the 6,500-character budget.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { MESSAGE_MARKER, PREAMBLE_BUDGET, SECTION_CAPS, buildPreamble, deliveryText } from '../../shared/team-chat/preamble.ts';
-import type { TeamRoster } from '../../shared/team-chat/target.ts';
+import { MESSAGE_MARKER, PREAMBLE_BUDGET, SECTION_CAPS, buildPreamble, deliveryText } from '../../shared/team-chat/runs/preamble.ts';
+import type { TeamRoster } from '../../shared/team-chat/routing/answerer.ts';
 
 const S = 'Team chat (issue 17 #2)';
 const roster: TeamRoster = {

@@ -1,4 +1,4 @@
-// The gateway's reload race in the team chat (shared/team-chat/run.ts): a
+// The gateway's reload race in the team chat (shared/team-chat/runs/run.ts): a
 // gateway preparing a new model runtime after a config change (svc's roster
 // lists, model routing) ends a run that starts meanwhile at once with
 // "generation was superseded" and nothing done. svc sends it again, up to

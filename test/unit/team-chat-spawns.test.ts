@@ -1,9 +1,9 @@
 // Issue 23 (native delegation): the pure parts of following a gateway's own
-// `sessions_spawn` (shared/team-chat/spawn-keys.ts): which keys are a team's
+// `sessions_spawn` (shared/team-chat/spawns/spawn-keys.ts): which keys are a team's
 // or a child's, what an announce run id names, what the tool events say.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { announceSource, isAnnounceRunId, spawnArgsOf, spawnLabel, spawnResultOf, subagentKeyAgent, teamKeyParts } from '../../shared/team-chat/spawn-keys.ts';
+import { announceSource, isAnnounceRunId, spawnArgsOf, spawnLabel, spawnResultOf, subagentKeyAgent, teamKeyParts } from '../../shared/team-chat/spawns/spawn-keys.ts';
 
 const CHILD = 'agent:kid:subagent:331f162a-f8f0-4063-8bbe-faaabf39c1ec';
 const RUN = 'c512ddf0-9175-4286-8649-8b05e1571331';

@@ -2,8 +2,8 @@
 // (hand-over lines): who answers a message, as plain functions over a roster.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { leadingMention } from '../../shared/team-chat/mention.ts';
-import { handOvers, resolveTarget, type RosterAgent, type TeamRoster } from '../../shared/team-chat/target.ts';
+import { leadingMention } from '../../shared/team-chat/routing/mention.ts';
+import { handOvers, resolveTarget, type RosterAgent, type TeamRoster } from '../../shared/team-chat/routing/answerer.ts';
 
 const agent = (id: string, name: string): RosterAgent => ({ id, name, gatewayId: id });
 const ann = agent('a1', 'Ann');

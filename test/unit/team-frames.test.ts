@@ -2,7 +2,7 @@
 // named frames without an id line, fanned out per team, encoded once.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { TeamFrames, teamFrame } from '../../supervisor/http/team-frames.ts';
+import { TeamFrames, teamFrame } from '../../supervisor/http/team-stream-hub.ts';
 
 void test('SSE streams (issue 17 #6): a tier-2 frame is an `event:` line and one `data:` line, with no `id:` line', () => {
   const text = 'line one\nline two';

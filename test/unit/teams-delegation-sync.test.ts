@@ -9,7 +9,7 @@ import { applyOps } from '../../shared/gateway-wiring/config-ops.ts';
 import { emptyLedger } from '../../shared/gateway-wiring/ledger.ts';
 import { planRoster } from '../../shared/gateway-wiring/roster.ts';
 import { allowAgentsFor, type KnownAgent, type TeamPolicy } from '../../shared/teams/delegation-sync.ts';
-import type { RosterAgent } from '../../shared/team-chat/target.ts';
+import type { RosterAgent } from '../../shared/team-chat/routing/answerer.ts';
 
 const agent = (id: string, gatewayId: string | null = id): RosterAgent => ({ id, name: id, gatewayId });
 const team = (members: RosterAgent[], lead: RosterAgent | null, subDelegation = false): TeamPolicy => ({

@@ -6,7 +6,7 @@
 // per-key history pages. Plain functions: no browser.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { RosterAgent } from '../../shared/team-chat/target.ts';
+import type { RosterAgent } from '../../shared/team-chat/routing/answerer.ts';
 import type { TranscriptEntry } from '../../shared/team-chat/schemas.ts';
 import {
   addPage, agentIdOfTeamSessionKey, anyoneRunning, applyMention, chatReducer, hasEarlier, hasOlder, initialChatState, keysToFetch,

@@ -8,7 +8,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createEventHandlers } from '../../shared/gateway/event-handlers.ts';
 import type { ConnectionStatus } from '../../shared/gateway/connection.ts';
-import { GatewayError } from '../../shared/gateway/frames.ts';
+import { GatewayError } from '../../shared/gateway/protocol.ts';
 import { createLogger } from '../../shared/log.ts';
 import { createWorkboardService, DISABLED_RECHECK_MS, MAX_AGE_MS, WORKBOARD_EVENT } from '../../supervisor/services/workboard-service.ts';
 

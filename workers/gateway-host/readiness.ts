@@ -8,7 +8,7 @@ import { GATEWAY_TOKEN_VARS } from '../../shared/channels/gateway-host.ts';
 import { lookupEnv } from '../../shared/config.ts';
 import { connectGateway } from '../../shared/gateway/client.ts';
 import type { DeviceIdentity } from '../../shared/gateway/device-identity.ts';
-import { GatewayError } from '../../shared/gateway/frames.ts';
+import { GatewayError } from '../../shared/gateway/protocol.ts';
 import { tcpReachable } from '../../shared/health/probes.ts';
 import { readGatewayEnv, resolveGatewaySettings } from '../../shared/settings/index.ts';
 

@@ -2,7 +2,7 @@
 // cancels (spec "Team chat run effects": tracked runs and not-yet-fired
 // delegations get a `cancelled` row). A row is written `running` before the
 // gateway is asked, so a crash leaves it behind; the worker's recovery closes
-// every `running` row it did not start itself (shared/team-chat/executions.ts).
+// every `running` row it did not start itself (shared/team-chat/runs/executions.ts).
 // A room post written by a peer-chat exchange names its exchange in a side
 // table (an ALTER of team_chat_posts would rewrite its shipped CREATE text).
 import type { Migration } from '../migration.ts';

@@ -11,7 +11,7 @@ import { TEAM_CHAT_MESSAGES as M } from '../../../shared/team-chat/schemas.ts';
 import type { AppDeps } from '../../deps.ts';
 import { HttpError } from '../http-error.ts';
 import { catchUpThenFollow, frameRow, resumeCursor } from '../sse.ts';
-import { teamFrame } from '../team-frames.ts';
+import { teamFrame } from '../team-stream-hub.ts';
 import { objectBody, parseOr400, requireParam } from '../validate.ts';
 
 /** Rows per catch-up read (spec "Limits": chat stream batch). */

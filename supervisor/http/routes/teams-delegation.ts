@@ -14,7 +14,7 @@ import { TEAM_KEYS } from '../../../shared/setting-keys.ts';
 import { gatewayIdOf, isSubDelegation, type DelegationView } from '../../../shared/teams/delegation-sync.ts';
 import { GatewayUnavailableError, IMPORT_MESSAGES, ImportBody, importPreset } from '../../../shared/teams/import-preset.ts';
 import { TEAM_MESSAGES } from '../../../shared/teams/schemas.ts';
-import { addressable, loadRoster } from '../../../shared/team-chat/target.ts';
+import { addressable, loadRoster } from '../../../shared/team-chat/routing/answerer.ts';
 import type { AppDeps } from '../../deps.ts';
 import { HttpError } from '../http-error.ts';
 import { objectBody, parseOr400, requireParam } from '../validate.ts';

@@ -20,7 +20,7 @@
 //   Stop remembers which hand-overs were still open. Nesting them under their
 //   hand-over is delegation.ts's job, over what transcriptItems lists.
 import type { AgentRunStatus, TranscriptEntry } from '../../api/types.ts';
-import type { DeltaFrame, RowFrame, StatusFrame } from './frames.ts';
+import type { DeltaFrame, RowFrame, StatusFrame } from './stream-parse.ts';
 import { agentIdOfTeamSessionKey } from '../../../../shared/team-chat/session-keys.ts';
 import { hasOlder, type Paging } from './transcript-merge.ts';
 import { agentIdOfChildKey, isHandover, openChildKeys } from './delegation.ts';

@@ -1,6 +1,6 @@
 // The chat feature's public surface: the stream's frames, the reducer, the
 // mention rule and the history merge (plain .ts; the page is pages/team-chat).
-export { parseDeltaFrame, parseRowFrame, parseStatusFrame, toEntry, type DeltaFrame, type RowFrame, type StatusFrame } from './frames.ts';
+export { parseDeltaFrame, parseRowFrame, parseStatusFrame, toEntry, type DeltaFrame, type RowFrame, type StatusFrame } from './stream-parse.ts';
 export {
   anyoneRunning, chatReducer, hasEarlier, initialChatState, RENDER_LIMIT, transcriptItems,
   type ChatAction, type ChatState, type LiveBubble, type Notice, type PendingSend, type TranscriptItem,

@@ -1,9 +1,9 @@
 // Mentions in the composer. Who a message reaches is the server's own rule
-// (shared/team-chat/mention.ts `leadingMention`, imported as is: it has no
+// (shared/team-chat/routing/mention.ts `leadingMention`, imported as is: it has no
 // imports of its own). While the person types the leading `@…` the composer
 // offers names: `mentionQuery` says what has been typed so far,
 // `mentionOptions` which names fit, `applyMention` puts the picked name in.
-export { leadingMention } from '../../../../shared/team-chat/mention.ts';
+export { leadingMention } from '../../../../shared/team-chat/routing/mention.ts';
 
 export interface Mentionable {
   id: string;

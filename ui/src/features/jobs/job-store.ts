@@ -6,7 +6,7 @@
 // (post-stream.ts in the app, a fake in the unit tests).
 import { createStore } from '../../lib/store.ts';
 import { initialJobState, reduceJob, type JobEvent, type JobState } from './job-reducer.ts';
-import type { JobFrame } from './frames.ts';
+import type { JobFrame } from './op-stream.ts';
 
 /** One job at a time per kind: gateway start and restart share `gateway`. */
 export type JobKind = 'install-gateway' | 'gateway' | 'self-update';

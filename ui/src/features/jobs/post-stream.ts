@@ -4,7 +4,7 @@
 // 409 "an install is already running", the access gate) throws ApiError like
 // api() does; an HTML answer on /api is never read as a stream.
 import { ApiError, errorMessage, gateStore, isGateRefusal, readJson } from '../../api/client.ts';
-import { createFrameReader, type JobFrame } from './frames.ts';
+import { createFrameReader, type JobFrame } from './op-stream.ts';
 
 export async function postStream(path: string, body: unknown, onFrame: (f: JobFrame) => void): Promise<void> {
   const res = await fetch(path, {

@@ -1,6 +1,6 @@
 // Who is in a team's chat: its members (live agents whose team is this one,
 // oldest first) and its effective lead, by the server's own rule
-// (shared/team-chat/target.ts loadRoster): the team's leader when it is a live
+// (shared/team-chat/routing/answerer.ts loadRoster): the team's leader when it is a live
 // agent, else the global lead (GET /api/lead/override), else the oldest
 // member. The lead may be outside the team (a global lead); it can still be
 // addressed, as on the server.

@@ -4,7 +4,7 @@
 // the team's activity summary (which already holds the lead brief). Each
 // section is clipped to its own cap; empty sections are left out; the whole
 // preamble stays within PREAMBLE_BUDGET characters (the last section gives way).
-import { addressable, type TeamRoster } from './target.ts';
+import { addressable, type TeamRoster } from '../routing/answerer.ts';
 
 export const PREAMBLE_BUDGET = 6500;
 export const SECTION_CAPS = { rules: 2000, user: 1500, team: 500, activity: 2500 } as const;

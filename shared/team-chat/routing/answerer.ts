@@ -4,9 +4,9 @@
 // the team's effective lead. The same mention rule finds hand-overs in a
 // reply (a line that starts with `@<name>`). The roster is read fresh for
 // every message: a member added a moment ago can be addressed at once.
-import type { Domain } from '../domain.ts';
+import type { Domain } from '../../domain.ts';
 import { leadingMention } from './mention.ts';
-import { teamFallbackSessionKey, teamSessionKey } from './schemas.ts';
+import { teamFallbackSessionKey, teamSessionKey } from '../schemas.ts';
 
 export interface RosterAgent {
   id: string;

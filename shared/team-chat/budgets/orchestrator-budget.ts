@@ -5,13 +5,13 @@
 // an exchange is one message, so a halted turn ends it.
 import { isRunAgent, isRunSession, type BudgetStop } from './budget-halt.ts';
 import type { MeteredTarget } from './call-meter.ts';
-import type { TeamChatContext } from './context.ts';
-import type { ExchangeState } from './exchange.ts';
-import type { RunHandle } from './run.ts';
+import type { TeamChatContext } from '../context.ts';
+import type { ExchangeState } from '../room/exchange.ts';
+import type { RunHandle } from '../runs/run.ts';
 import { haltRun, meterTarget, noteEndedRun } from './run-budget.ts';
-import type { BudgetHalt } from './schemas.ts';
-import { addressable, gatewaySessionKeyOf, loadRoster, sessionKeyOf } from './target.ts';
-import type { Chain, Delivery } from './work.ts';
+import type { BudgetHalt } from '../schemas.ts';
+import { addressable, gatewaySessionKeyOf, loadRoster, sessionKeyOf } from '../routing/answerer.ts';
+import type { Chain, Delivery } from '../work.ts';
 
 export interface TeamBudgetHooks {
   haltForBudget(p: BudgetHalt): boolean;

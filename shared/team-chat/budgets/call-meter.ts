@@ -11,10 +11,10 @@
 // run's end prices it: its `<provider>/<model>`, cache tokens at the cache
 // prices where configured.
 import { z } from 'zod';
-import type { EventInput } from '../events/types.ts';
+import type { EventInput } from '../../events/types.ts';
 import type { BudgetStop, RunScope } from './budget-halt.ts';
-import type { TeamChatContext } from './context.ts';
-import { GatewayMessage, isRoutedProvider } from './usage.ts';
+import type { TeamChatContext } from '../context.ts';
+import { GatewayMessage, isRoutedProvider } from '../runs/usage.ts';
 
 const SessionMessage = z.object({ sessionKey: z.string(), message: GatewayMessage.extend({ role: z.string() }) });
 

@@ -17,21 +17,21 @@
 // ending a tracked run writes is in spawn-runs.ts, the hand-over and the
 // refusal in spawn-entries.ts; this file reads the gateway's events and
 // decides when.
-import { ChatEventPayload, messageText, textAfterDelta } from '../gateway/chat.ts';
-import type { ConnectionStatus } from '../gateway/connection.ts';
-import type { EventFrame } from '../gateway/frames.ts';
-import { uuidv7 } from '../ids.ts';
-import type { TeamChatContext } from './context.ts';
-import type { Execution } from './executions.ts';
-import { newTraceId } from './run.ts';
+import { ChatEventPayload, messageText, textAfterDelta } from '../../gateway/chat.ts';
+import type { ConnectionStatus } from '../../gateway/connection.ts';
+import type { EventFrame } from '../../gateway/protocol.ts';
+import { uuidv7 } from '../../ids.ts';
+import type { TeamChatContext } from '../context.ts';
+import type { Execution } from '../runs/executions.ts';
+import { newTraceId } from '../runs/run.ts';
 import { announceSource, isAnnounceRunId, spawnArgsOf, spawnLabel, spawnResultOf, subagentKeyAgent, teamKeyParts, type SpawnArgs } from './spawn-keys.ts';
-import { agentOfGatewayId, sessionKeyOf, type RosterAgent } from './target.ts';
-import { readRunUsage } from './completion.ts';
-import { isRunAgent, isRunSession } from './budget-halt.ts';
-import type { MeteredTarget } from './call-meter.ts';
+import { agentOfGatewayId, sessionKeyOf, type RosterAgent } from '../routing/answerer.ts';
+import { readRunUsage } from '../runs/completion.ts';
+import { isRunAgent, isRunSession } from '../budgets/budget-halt.ts';
+import type { MeteredTarget } from '../budgets/call-meter.ts';
 import { createTrackedRuns, newSpanId, type Tracked } from './spawn-runs.ts';
 import { writeHandOver, writeRefusal, type SpawnParent } from './spawn-entries.ts';
-import type { BudgetHalt } from './schemas.ts';
+import type { BudgetHalt } from '../schemas.ts';
 
 export const CONNECTION_LOST = 'the gateway connection was lost during the run';
 export const STOPPED_BY_USER = 'stopped by the user';

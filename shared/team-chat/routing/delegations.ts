@@ -7,10 +7,10 @@
 // itself), status `todo`, assigned to an agent the team can address, no open
 // blocker, and never delivered before (no executions row names the task, so a
 // task a stop released is not delivered again by itself).
-import type { Board } from '../board/board.ts';
-import { LIST_LIMIT_MAX } from '../board/schemas.ts';
-import type { Task } from '../board/types.ts';
-import type { Executions } from './executions.ts';
+import type { Board } from '../../board/board.ts';
+import { LIST_LIMIT_MAX } from '../../board/schemas.ts';
+import type { Task } from '../../board/types.ts';
+import type { Executions } from '../runs/executions.ts';
 
 export function readyDelegations(
   board: Pick<Board, 'list' | 'openBlockers'>,

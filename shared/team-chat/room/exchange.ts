@@ -6,11 +6,11 @@
 // mixes with the agent's team transcript, with its executions row and cost;
 // each reply is posted to the team's room with the exchange's id. A failed
 // or stopped turn ends the exchange.
-import { POST_TEXT_MAX } from './room-posts.ts';
-import type { TeamChatContext } from './context.ts';
-import { newTraceId, startRun, type RunHandle } from './run.ts';
-import { teamSessionKey, type ExchangeStart } from './schemas.ts';
-import { gatewaySessionKeyOf, loadRoster, type RosterAgent, type TeamRoster } from './target.ts';
+import { POST_TEXT_MAX } from './posts.ts';
+import type { TeamChatContext } from '../context.ts';
+import { newTraceId, startRun, type RunHandle } from '../runs/run.ts';
+import { teamSessionKey, type ExchangeStart } from '../schemas.ts';
+import { gatewaySessionKeyOf, loadRoster, type RosterAgent, type TeamRoster } from '../routing/answerer.ts';
 
 export interface ExchangeState {
   id: string;

@@ -6,16 +6,16 @@
 // what had streamed kept and a note under its key. spawns.ts decides when a
 // run starts and ends from the gateway's events; this file is what starting
 // and ending one writes.
-import { messageOf } from '../errors.ts';
-import type { EventInput } from '../events/types.ts';
-import type { TeamChatContext } from './context.ts';
-import { recordCompletion } from './completion.ts';
-import { meterSpend } from './run-budget.ts';
-import { budgetStopReason } from './budget-halt.ts';
-import type { MeteredTarget } from './call-meter.ts';
-import { newTraceId } from './run.ts';
-import type { RosterAgent } from './target.ts';
-import type { RunUsage } from './usage.ts';
+import { messageOf } from '../../errors.ts';
+import type { EventInput } from '../../events/types.ts';
+import type { TeamChatContext } from '../context.ts';
+import { recordCompletion } from '../runs/completion.ts';
+import { meterSpend } from '../budgets/run-budget.ts';
+import { budgetStopReason } from '../budgets/budget-halt.ts';
+import type { MeteredTarget } from '../budgets/call-meter.ts';
+import { newTraceId } from '../runs/run.ts';
+import type { RosterAgent } from '../routing/answerer.ts';
+import type { RunUsage } from '../runs/usage.ts';
 
 export const newSpanId = (): string => newTraceId().slice(0, 16);
 

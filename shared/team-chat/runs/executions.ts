@@ -5,7 +5,7 @@
 // as delivered once (a released task is not delivered again by itself).
 // Native delegations (issue 23, migration 13) add rows svc did not start: a
 // spawned child's run and the lead's announce run, each naming its parent row.
-import type { Db } from '../db/open.ts';
+import type { Db } from '../../db/open.ts';
 
 export type ExecutionStatus = 'running' | 'completed' | 'error' | 'cancelled';
 

@@ -3,12 +3,12 @@
 // post's id is the cursor a subscriber reads past. A post by a bound session
 // appends its `team_chat_post` event in the same transaction, so there is
 // never a post without its event or an event without its post. A post written
-// by a peer-chat exchange (shared/team-chat/exchange.ts) names its exchange
+// by a peer-chat exchange (shared/team-chat/room/exchange.ts) names its exchange
 // in the side table team_chat_exchange_posts (migration 12), written in the
 // same transaction; a post from the MCP server has none.
-import type { Db } from '../db/open.ts';
-import type { Tx } from '../db/tx.ts';
-import type { EventLog } from '../events/event-log.ts';
+import type { Db } from '../../db/open.ts';
+import type { Tx } from '../../db/tx.ts';
+import type { EventLog } from '../../events/event-log.ts';
 
 export const POST_TEXT_MAX = 8000;
 /** Characters of a post's text copied into its event's data. */

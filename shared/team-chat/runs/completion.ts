@@ -8,9 +8,9 @@
 // there: only the run's other calls are recorded here (nothing counted
 // twice); the executions row still shows the whole run. Both are priced by
 // the cost records' price book (shared/pricing), as the endpoint prices.
-import { messageOf } from '../errors.ts';
-import type { EventInput } from '../events/types.ts';
-import type { TeamChatContext } from './context.ts';
+import { messageOf } from '../../errors.ts';
+import type { EventInput } from '../../events/types.ts';
+import type { TeamChatContext } from '../context.ts';
 import { HISTORY_LIMIT, noUsage, usageOfRun, type RunUsage } from './usage.ts';
 
 /** The per-call usage of `runId` in its gateway session; zero tokens (logged) when the read fails: the reply is kept either way. */

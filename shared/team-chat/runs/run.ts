@@ -12,15 +12,15 @@
 // when the run ends, and a budget that spend pauses halts the rest of the
 // message.
 import { randomBytes } from 'node:crypto';
-import { messageOf } from '../errors.ts';
-import { sendChat, type ChatTurn } from '../gateway/chat.ts';
-import type { GatewaySession } from '../gateway/client.ts';
-import { GatewayError } from '../gateway/frames.ts';
-import { uuidv7 } from '../ids.ts';
-import type { TeamChatContext } from './context.ts';
-import { isAnnounceRunId } from './spawn-keys.ts';
+import { messageOf } from '../../errors.ts';
+import { sendChat, type ChatTurn } from '../../gateway/chat.ts';
+import type { GatewaySession } from '../../gateway/client.ts';
+import { GatewayError } from '../../gateway/protocol.ts';
+import { uuidv7 } from '../../ids.ts';
+import type { TeamChatContext } from '../context.ts';
+import { isAnnounceRunId } from '../spawns/spawn-keys.ts';
 import { readRunUsage, recordCompletion } from './completion.ts';
-import { blocked, budgetNote, checkBudgets, halted, meteredRun, meterSpend } from './run-budget.ts';
+import { blocked, budgetNote, checkBudgets, halted, meteredRun, meterSpend } from '../budgets/run-budget.ts';
 import { abortQuietly, keepStreamed, runEventBase } from './run-parts.ts';
 import type { RunHandle, RunOutcome, RunSpec } from './run-types.ts';
 import type { RunUsage } from './usage.ts';

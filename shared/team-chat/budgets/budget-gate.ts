@@ -5,13 +5,13 @@
 // of it (BudgetGate in budget-halt.ts). Fallback metering's transitions
 // become events here, in the same transaction as the spend, through the
 // ledger's one helper.
-import { budgetEvents, budgetLabel } from '../budgets/events.ts';
-import { createBudgetLedger, type BudgetLedger } from '../budgets/ledger.ts';
-import type { BudgetPolicy } from '../budgets/rows.ts';
-import type { BudgetRow } from '../budgets/schemas.ts';
-import type { Db } from '../db/open.ts';
-import type { Tx } from '../db/tx.ts';
-import type { EventLog } from '../events/event-log.ts';
+import { budgetEvents, budgetLabel } from '../../budgets/events.ts';
+import { createBudgetLedger, type BudgetLedger } from '../../budgets/ledger.ts';
+import type { BudgetPolicy } from '../../budgets/rows.ts';
+import type { BudgetRow } from '../../budgets/schemas.ts';
+import type { Db } from '../../db/open.ts';
+import type { Tx } from '../../db/tx.ts';
+import type { EventLog } from '../../events/event-log.ts';
 import type { BudgetGate, BudgetStop } from './budget-halt.ts';
 
 export interface BudgetGateDeps {

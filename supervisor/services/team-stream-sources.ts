@@ -3,7 +3,7 @@
 // (whoever wrote them: a route, an MCP server, the team-chat host) become
 // `event: board` frames and a `boardChanged` notice for the host; room posts
 // become `event: room` frames. The frames themselves are fanned out by
-// http/team-frames.ts, which implements TeamFrameHub (a service does not
+// http/team-stream-hub.ts, which implements TeamFrameHub (a service does not
 // import the front door).
 import type { SettingsTable } from '../../shared/db/settings-table.ts';
 import type { Board } from '../../shared/board/board.ts';
@@ -19,7 +19,7 @@ import type { TeamChatReads } from './team-chat-reads.ts';
 export type TeamFramePayloads = TeamStreamFramePayloads;
 export type TeamFrameName = TeamStreamFrameName;
 
-/** The per-team tier-2 frames (http/team-frames.ts implements it). */
+/** The per-team tier-2 frames (http/team-stream-hub.ts implements it). */
 export interface TeamFrameHub {
   /** Whether any stream of the team is open (a frame nobody takes is not built). */
   has(teamId: string): boolean;

@@ -4,16 +4,16 @@
 // metering (call-meter.ts) did not count, the halt of a running turn,
 // and how a halted or blocked turn ends: `cancelled` with the budget as its
 // error (svc stopped it on purpose, as a stop does; not a failure of the run).
-import type { EventInput } from '../events/types.ts';
+import type { EventInput } from '../../events/types.ts';
 import type { MeteredTarget } from './call-meter.ts';
-import type { TeamChatContext } from './context.ts';
+import type { TeamChatContext } from '../context.ts';
 import { budgetEntryId, budgetStopReason, budgetStopText, type BudgetStop, type RunScope } from './budget-halt.ts';
-import { readRunUsage, recordCompletion } from './completion.ts';
-import type { RunHandle, RunOutcome, RunSpec } from './run-types.ts';
-import type { RosterAgent } from './target.ts';
-import { abortQuietly, keepStreamed, runEventBase } from './run-parts.ts';
-import { teamSessionKey } from './session-keys.ts';
-import { noUsage, type RunUsage } from './usage.ts';
+import { readRunUsage, recordCompletion } from '../runs/completion.ts';
+import type { RunHandle, RunOutcome, RunSpec } from '../runs/run-types.ts';
+import type { RosterAgent } from '../routing/answerer.ts';
+import { abortQuietly, keepStreamed, runEventBase } from '../runs/run-parts.ts';
+import { teamSessionKey } from '../session-keys.ts';
+import { noUsage, type RunUsage } from '../runs/usage.ts';
 
 /** The scope a run spends under: its agent, team and task (the model: every budget's, or the calls'). */
 export const runScope = (spec: RunSpec, model: string | null): RunScope => ({ agentId: spec.agent.id, teamId: spec.teamId, taskId: spec.taskId, model });

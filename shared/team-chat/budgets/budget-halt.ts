@@ -8,7 +8,7 @@
 // Each way writes the same `system`/`meta` entry naming the budget (one per
 // budget and run: its entryId is fixed), and no further turn of that message
 // goes to that agent (the orchestrator keeps the halted chain).
-import type { EventInput } from '../events/types.ts';
+import type { EventInput } from '../../events/types.ts';
 
 /** A paused budget that ends a run: which one, and how it is named to people (shared/budgets budgetLabel). */
 export interface BudgetStop {

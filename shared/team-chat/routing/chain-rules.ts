@@ -3,8 +3,8 @@
 // the chain's turn bound, and past it is dropped with a `turn_bound_hit`
 // event and, once per chain, a note; a delivery that goes ahead names its
 // speaker with a `speaker_selected` event.
-import type { TeamChatContext } from './context.ts';
-import type { Delivery } from './work.ts';
+import type { TeamChatContext } from '../context.ts';
+import type { Delivery } from '../work.ts';
 
 /** Counts the delivery against its chain's bound; false (the event, the note once) past it. */
 export function admitToChain(ctx: TeamChatContext, teamId: string, d: Delivery): boolean {

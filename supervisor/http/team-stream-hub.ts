@@ -5,7 +5,7 @@
 // reconciles by reloading (deltas are replaced by the committed entry, board
 // changes by a board reload). Each frame is encoded once per publish, however
 // many streams take it.
-import type { TeamFrameHub, TeamFrameName, TeamFramePayloads } from '../services/team-chat-frames.ts';
+import type { TeamFrameHub, TeamFrameName, TeamFramePayloads } from '../services/team-stream-sources.ts';
 import { frameEvent } from './sse.ts';
 
 /** A stream's writer: false means the stream is closed (it is then dropped). */

@@ -4,11 +4,11 @@
 // parent with the `speaker_selected` event that names the child; a refused
 // one is a note under the parent with a `tool_result` event carrying the
 // gateway's reason.
-import type { TeamChatContext } from './context.ts';
-import type { Execution } from './executions.ts';
+import type { TeamChatContext } from '../context.ts';
+import type { Execution } from '../runs/executions.ts';
 import { spawnLabel, type SpawnArgs } from './spawn-keys.ts';
 import type { Tracked } from './spawn-runs.ts';
-import type { RosterAgent } from './target.ts';
+import type { RosterAgent } from '../routing/answerer.ts';
 
 /** The agent whose run called `sessions_spawn`, and the svc key its entries go under. */
 export interface SpawnParent {

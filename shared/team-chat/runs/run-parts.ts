@@ -1,9 +1,9 @@
 // Small pieces of a run (run.ts) that its budget paths (run-budget.ts) share
 // with it: the event fields of a run, the best-effort abort, and keeping what
 // had streamed when a run ends without its final reply.
-import { messageOf } from '../errors.ts';
-import type { EventInput } from '../events/types.ts';
-import type { TeamChatContext } from './context.ts';
+import { messageOf } from '../../errors.ts';
+import type { EventInput } from '../../events/types.ts';
+import type { TeamChatContext } from '../context.ts';
 import type { RunHandle, RunSpec } from './run-types.ts';
 
 /** The fields every event of a run carries: who, which task, and where it sits in the chain's trace. */

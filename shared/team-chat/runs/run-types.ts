@@ -1,8 +1,8 @@
 // The shapes of one agent run (run.ts), in their own file so the run's
 // helpers (run-parts.ts, run-budget.ts) can name them without importing the
 // run itself.
-import type { BudgetStop } from './budget-halt.ts';
-import type { RosterAgent } from './target.ts';
+import type { BudgetStop } from '../budgets/budget-halt.ts';
+import type { RosterAgent } from '../routing/answerer.ts';
 
 export interface RunSpec {
   teamId: string;
