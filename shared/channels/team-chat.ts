@@ -76,6 +76,7 @@ export const TeamChatWorkerData = z.object({
   turnBound: z.number().int().positive(),
   idleMs: z.number().int().positive(),
   runTimeoutMs: z.number().int().positive(),
+  reconnectWaitMs: z.number().int().positive(),
   /** svc's log level: the worker logs through its own redacting logger at the same level. */
   logLevel: z.enum(LOG_LEVELS),
   /** The budgets' first warning threshold (percent) and hard cap (cents, null: none), as svc's config has them. */

@@ -18,6 +18,7 @@ import {
   child, configuredPort, editGatewayConfig, gatewayUrlFor, getPath, isJsonObject, TOKEN_ENV_VAR, TOKEN_REF,
   type ConfigLog, type JsonObject,
 } from './config-file.ts';
+import type { ConfigureGatewayBody } from './config-api.ts';
 import { updateGatewayEnv } from './env-file.ts';
 import { configureEnvVar, defaultModelFor, findProvider, PROVIDERS, providerOfModel } from './providers.ts';
 
@@ -135,7 +136,8 @@ export interface GatewayConnectionSettings { gatewayUrl: string; gatewayToken: s
 const GATEWAY_AUTH = { mode: 'token', token: TOKEN_REF } as const;
 const TOKEN_REF_PATTERN = /^\$\{([A-Za-z_][A-Za-z0-9_]*)\}$/;
 
-export interface ConfigureInput { provider: string; apiKey: string | null; model: string | null; gatewayPort: number }
+/** configure-gateway's input: the route's parsed body, its provider checked. */
+export type ConfigureInput = Omit<z.output<typeof ConfigureGatewayBody>, 'provider'> & { provider: string };
 
 /** configure-gateway: the explicit setup. Sets its fields, keeps every other key, mints a fresh token. */
 export function configureGateway(stateDir: string, input: ConfigureInput, log: ConfigLog): GatewayConnectionSettings {
@@ -160,10 +162,26 @@ export function configureGateway(stateDir: string, input: ConfigureInput, log: C
   return { gatewayUrl: gatewayUrlFor(input.gatewayPort), gatewayToken: token };
 }
 
+/** Rungs 3 and 4: nothing written; the dashboard shows what the user can do. */
+const AutoConfigureRefusal = [
+  z.object({ ok: z.literal(false), needsCodexAuth: z.literal(true), loginCommand: z.string() }),
+  z.object({ ok: z.literal(false), needsKey: z.literal(true) }),
+] as const;
+
+/** POST auto-configure-gateway's answer: rungs 1-2 as the route replies (the token stays in svc's settings), rungs 3-4 as returned. */
+export const AutoConfigureResponse = z.union([
+  z.object({ ok: z.literal(true), gatewayUrl: z.string(), provider: z.string() }),
+  ...AutoConfigureRefusal,
+]);
+export type AutoConfigureResponse = z.infer<typeof AutoConfigureResponse>;
+
 export type AutoConfigureResult =
   | { ok: true; provider: string; settings: GatewayConnectionSettings }
-  | { ok: false; needsCodexAuth: true; loginCommand: string }
-  | { ok: false; needsKey: true };
+  | z.infer<(typeof AutoConfigureRefusal)[number]>;
+
+/** What the route sends for a result: the connection settings (the token) never leave. */
+export const autoConfigureReply = (result: AutoConfigureResult): AutoConfigureResponse =>
+  result.ok ? { ok: true, gatewayUrl: result.settings.gatewayUrl, provider: result.provider } : result;
 
 export interface AutoConfigureInput {
   stateDir: string;

@@ -1,28 +1,38 @@
 // Runs the checks in order and assembles the boot report. A check that
 // throws is a failed check (its message redacted by the caller's redactor
 // when the report is served), never a crashed probe.
-import type { Config } from '../config.ts';
+import { SETTING_ENTRIES, type Config } from '../config.ts';
 import { CHECKS, type CheckDeps } from './checks.ts';
-import type { BootReport, CheckResult, WorkerHealth } from './types.ts';
+import type { BootReport, CheckResult, ReportedIn, ReportedKey, WorkerHealth } from './types.ts';
 import { messageOf } from '../errors.ts';
 
 export interface ReportDeps extends CheckDeps {
-  config: Pick<
-    Config,
-    'logLevel' | 'svcHome' | 'dbPath' | 'gatewayStateDir' | 'otlpEndpoint' | 'otlpTracesEndpoint' | 'budgetHardCapUsdCents' | 'budgetWarnPct'
-  >;
+  config: Pick<Config, ReportedKey | 'otlpEndpoint' | 'otlpTracesEndpoint'>;
   /** The budgets' posture from their rows (shared/budgets store.posture); the spec's default when not given. */
   budgetPosture?: () => string;
   workers: () => WorkerHealth[] | Promise<WorkerHealth[]>;
 }
 
-/** The spec's defaults for the config block; the budget values are replaced by the real ones. */
+/** The spec's defaults for the config block fields no setting gives; the posture is replaced by the real one. */
 export const CONFIG_DEFAULTS = {
   budgetPosture: 'track-and-warn',
-  budgetHardCapUsdCents: null,
-  budgetWarnSoftPct: 80,
   otelEnabledByDefault: false,
 } as const;
+
+/**
+ * The settings whose entry names a field of `block`. A secret entry cannot
+ * name one (shared/config-setting.ts), so no secret is ever copied here.
+ */
+export function reportedSettings<B extends 'config' | 'resolved'>(config: Pick<Config, ReportedKey>, block: B): ReportedIn<B> {
+  const out: Record<string, unknown> = {};
+  for (const [key, s] of SETTING_ENTRIES) {
+    if (s.secret || s.report === undefined) continue;
+    const [where, field] = s.report.split('.') as [string, string];
+    if (where === block) out[field] = (config as Readonly<Record<string, unknown>>)[key];
+  }
+  // Exactly the fields ReportedIn<B> lists: the same entries, read the same way.
+  return out as ReportedIn<B>;
+}
 
 export async function runBootProbe(deps: ReportDeps): Promise<BootReport> {
   const startedAt = new Date();
@@ -49,18 +59,14 @@ export async function runBootProbe(deps: ReportDeps): Promise<BootReport> {
     degraded,
     fatal,
     config: {
-      logLevel: config.logLevel,
+      ...reportedSettings(config, 'config'),
       ...CONFIG_DEFAULTS,
       budgetPosture: deps.budgetPosture?.() ?? CONFIG_DEFAULTS.budgetPosture,
-      budgetHardCapUsdCents: config.budgetHardCapUsdCents,
-      budgetWarnSoftPct: config.budgetWarnPct,
       otelActive: Boolean(config.otlpEndpoint ?? config.otlpTracesEndpoint),
     },
     resolved: {
-      svcHome: config.svcHome,
-      dbPath: config.dbPath,
+      ...reportedSettings(config, 'resolved'),
       apiPort: deps.apiPort,
-      stateDir: config.gatewayStateDir,
       vaultPresent: deps.vault.vaultPresent(),
       masterKeyOk: deps.vault.masterKeyOk(),
     },

@@ -1,4 +1,15 @@
 // The boot report (spec "Boot report") and the inputs its checks need.
+import type { Config } from '../config.ts';
+import type { Settings } from '../config-settings.ts';
+
+type ReportBlock = 'config' | 'resolved';
+/** The settings a report block shows, each under the field name its entry's `report` gives (shared/config-settings.ts). */
+export type ReportedIn<B extends ReportBlock> = {
+  [K in keyof Settings as NonNullable<Settings[K]['report']> extends `${B}.${infer F}` ? F : never]: Config[K];
+};
+/** The Config fields some report block shows. */
+export type ReportedKey = { [K in keyof Settings]-?: [NonNullable<Settings[K]['report']>] extends [never] ? never : K }[keyof Settings];
+
 export interface CheckResult {
   id: string;
   ok: boolean;
@@ -24,19 +35,15 @@ export interface BootReport {
   checks: CheckResult[];
   degraded: string[];
   fatal: string[];
-  config: {
-    logLevel: string;
+  /** The reported settings (logLevel, budgetHardCapUsdCents, budgetWarnSoftPct), plus what the spec adds. */
+  config: ReportedIn<'config'> & {
     budgetPosture: string;
-    budgetHardCapUsdCents: number | null;
-    budgetWarnSoftPct: number;
     otelEnabledByDefault: boolean;
     otelActive: boolean;
   };
-  resolved: {
-    svcHome: string;
-    dbPath: string;
+  /** The reported paths (svcHome, dbPath, stateDir), plus what the boot found. */
+  resolved: ReportedIn<'resolved'> & {
     apiPort: number | null;
-    stateDir: string;
     vaultPresent: boolean;
     masterKeyOk: boolean;
   };

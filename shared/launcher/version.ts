@@ -1,6 +1,8 @@
-// The running-server version check of the default action: read
-// GET /api/system/self-version?local=1 and compare its `current` to the
-// launcher's own version. Anything unreadable fails open (attach).
+// Versions: the semver order, GET /api/system/self-version's answer (built
+// here for supervisor/http/routes/system.ts), and the running-server version
+// check of the launcher's default action, which reads that answer's
+// `current` (with `?local=1`) and compares it to the launcher's own version.
+// Anything unreadable fails open (attach).
 import { z } from 'zod';
 import { getJson } from './http-json.ts';
 import { PROBE_HOST, PROBE_TIMEOUT_MS } from './probe.ts';
@@ -53,7 +55,28 @@ export function versionVerdict(running: string | null, launcher: string): 'attac
   return compareVersions(running, launcher) === -1 ? 'older' : 'attach';
 }
 
-const SelfVersion = z.object({ current: z.string() });
+/** GET /api/system/self-version (docs/gateway.md). */
+export const SelfVersion = z.object({
+  /** The running svc's version. */
+  current: z.string(),
+  /** The registry's latest release; null when not asked (local, no package, registry off) or not answered. */
+  latest: z.string().nullable(),
+  updateAvailable: z.boolean(),
+  /** Whether the registry answered. */
+  checked: z.boolean(),
+  /** Why nothing was looked up, when the user can change that (SVC_UPDATE_PACKAGE unset). */
+  message: z.string().optional(),
+});
+export type SelfVersion = z.infer<typeof SelfVersion>;
+
+/** The answer for a running `current` and the registry's `latest` (null: not asked or no answer). */
+export function selfVersion(current: string, latest: string | null, message?: string): SelfVersion {
+  const updateAvailable = latest !== null && (compareVersions(latest, current) ?? 0) > 0;
+  return { current, latest, updateAvailable, checked: latest !== null, ...(message === undefined ? {} : { message }) };
+}
+
+/** All the launcher reads of the answer: a server of another version may answer with other fields. */
+const RunningVersion = SelfVersion.pick({ current: true });
 
 /**
  * The running dashboard's `current` version, or null when it cannot be read.
@@ -68,6 +91,6 @@ export async function fetchRunningVersion(port: number, accessToken: string | nu
     bearer: accessToken ?? undefined,
   });
   if (!reply || reply.status !== 200) return null;
-  const parsed = SelfVersion.safeParse(reply.body);
+  const parsed = RunningVersion.safeParse(reply.body);
   return parsed.success ? parsed.data.current : null;
 }

@@ -98,6 +98,7 @@ export function inThreadChannel(opts: ChannelDeps, emit: TeamChatEmitHandler, co
     turnBound: opts.config.teamChatTurnBound,
     idleMs: opts.config.teamChatIdleMs,
     runTimeoutMs: opts.config.teamChatRunTimeoutMs,
+    reconnectWaitMs: opts.config.teamChatReconnectWaitMs,
     budgetPolicy: budgetPolicyOf(opts.config),
     emit: (event, payload) => server.emit(event, payload),
   });
@@ -162,6 +163,7 @@ export function workerChannel(
       turnBound: opts.config.teamChatTurnBound,
       idleMs: opts.config.teamChatIdleMs,
       runTimeoutMs: opts.config.teamChatRunTimeoutMs,
+      reconnectWaitMs: opts.config.teamChatReconnectWaitMs,
       logLevel: opts.config.logLevel,
       budgetWarnPct: budgetPolicyOf(opts.config).warnPct,
       budgetHardCapUsdCents: budgetPolicyOf(opts.config).hardCapUsdCents,

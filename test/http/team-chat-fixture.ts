@@ -47,8 +47,13 @@ export async function assign(app: FastifyInstance, teamId: string, agentId: stri
   assert.equal(res.statusCode, 200, res.body);
 }
 
-export async function chatFixture(t: TestContext, opts: { startWorkers?: boolean } = {}): Promise<ChatFixture> {
-  const built = await buildTestApp(t, { startWorkers: opts.startWorkers });
+/**
+ * `reconnectWaitMs`: how long a delivery waits for the gateway before its one
+ * retry. No gateway listens, so by default a moment rather than svc's ten
+ * seconds; a test that needs a run to stay `running` a while asks for more.
+ */
+export async function chatFixture(t: TestContext, opts: { startWorkers?: boolean; reconnectWaitMs?: number } = {}): Promise<ChatFixture> {
+  const built = await buildTestApp(t, { startWorkers: opts.startWorkers, env: { SVC_TEAM_CHAT_RECONNECT_WAIT_MS: String(opts.reconnectWaitMs ?? 50) } });
   const { app, runtime } = built;
   const port = await freePort();
   const saved = await app.inject({ method: 'POST', url: '/api/settings', payload: { gatewayUrl: `ws://127.0.0.1:${port}` } });

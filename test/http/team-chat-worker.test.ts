@@ -20,7 +20,8 @@ interface WorkerStatus {
 }
 
 void test('Team chat run effects (issue 17 #1): the team-chat worker killed mid-run: the run ends error, the front door keeps answering, the next message works', async (t) => {
-  const f = await chatFixture(t, { startWorkers: true });
+  // The run must still be `running` (waiting for the gateway) when the worker is killed.
+  const f = await chatFixture(t, { startWorkers: true, reconnectWaitMs: 10_000 });
   await f.app.listen({ port: 0, host: '127.0.0.1' });
   const { port } = f.app.server.address() as AddressInfo;
   const stream = await openSse(`http://127.0.0.1:${port}/api/teams/${f.teamId}/chat/stream`);

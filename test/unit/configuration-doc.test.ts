@@ -1,13 +1,16 @@
-// Issue 16 #4: docs/configuration.md documents every environment variable
-// svc reads. The list of what svc reads is EnvSchema (shared/config.ts, the
-// one reader of the environment); the documented list is the first column of
-// the table under "## Environment variables". A variable added to the schema
-// without a row, or a row (or any mention of an `SVC_*` name) the schema
-// does not read, fails here.
+// Issue 16 #4 and issue 32: docs/configuration.md documents every environment
+// variable svc reads, as the settings table declares it. The table
+// (shared/config-settings.ts) writes the page's generated block: the
+// environment table, the whole numbers' ranges and the secrets' names. The
+// block must be exactly what the table gives (rewrite it with
+// `node --import tsx test/unit/write-configuration-doc.ts`); and, read back
+// as a reader would, every variable EnvSchema reads has a row, and the page
+// names no `SVC_*` variable svc does not read.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { EnvSchema } from '../../shared/config.ts';
+import { EnvSchema, SETTING_ENTRIES } from '../../shared/config.ts';
+import { configurationDocBlock, DOC_BEGIN, DOC_END, withDocBlock } from '../../shared/config-doc.ts';
 
 const DOC = 'docs/configuration.md';
 const TABLE_HEADING = '## Environment variables';
@@ -35,6 +38,23 @@ function svcNamesMentioned(markdown: string): string[] {
 
 const schemaNames = Object.keys(EnvSchema.shape).sort();
 const doc = readFileSync(new URL(`../../${DOC}`, import.meta.url), 'utf8');
+
+const expected = configurationDocBlock(SETTING_ENTRIES.map(([, s]) => s));
+
+void test('Configuration (issue 32): the generated block of docs/configuration.md is what the settings table declares', () => {
+  const start = doc.indexOf(DOC_BEGIN);
+  const end = doc.indexOf(DOC_END);
+  assert.ok(start >= 0 && end > start, `${DOC} holds the generated block's markers`);
+  const actual = doc.slice(start, end + DOC_END.length);
+  assert.equal(actual, expected, `${DOC} is out of date: run \`node --import tsx test/unit/write-configuration-doc.ts\``);
+});
+
+void test('Configuration (issue 32): the block check fails on a changed default, and the rewrite restores it', () => {
+  const edited = doc.replace('| `SVC_MAX_STREAMS` | `2000` |', '| `SVC_MAX_STREAMS` | `2001` |');
+  assert.notEqual(edited, doc, 'the SVC_MAX_STREAMS row exists to edit');
+  assert.notEqual(edited.slice(edited.indexOf(DOC_BEGIN), edited.indexOf(DOC_END) + DOC_END.length), expected);
+  assert.equal(withDocBlock(edited, expected), doc);
+});
 
 void test('Configuration (issue 16 #4): every variable EnvSchema reads has a row in docs/configuration.md', () => {
   assert.ok(schemaNames.length > 30, 'the schema lists the variables (sanity: it is not empty)');

@@ -56,6 +56,7 @@ host = createTeamChatHost({
   turnBound: data.turnBound,
   idleMs: data.idleMs,
   runTimeoutMs: data.runTimeoutMs,
+  reconnectWaitMs: data.reconnectWaitMs,
   budgetPolicy: { warnPct: data.budgetWarnPct, hardCapUsdCents: data.budgetHardCapUsdCents },
   emit: (event, payload) => server.emit(event, payload),
 });

@@ -1,18 +1,22 @@
 // Spec "System (host and gateway)": POST configure-gateway, POST
 // auto-configure-gateway, GET and PATCH gateway-config. The file writes, the
-// settings save and the reconnect are in shared/gateway/ (config-patch.ts);
-// here: input checks, one call, the reply. The
+// settings save and the reconnect are in shared/gateway/ (config-patch.ts),
+// the bodies and answers are schemas in shared/gateway/config-api.ts; here:
+// input checks, one call, the reply. The
 // gateway token goes to settings and the gateway's .env, never into a reply
 // or a log line; provider keys only ever show as presence flags; GET shows an
 // allowlisted projection of openclaw.json (shared/gateway/config-view.ts).
 import { homedir } from 'node:os';
 import type { FastifyInstance } from 'fastify';
-import { z } from 'zod';
 import { DomainError } from '../../../shared/errors.ts';
 import { tcpReachable } from '../../../shared/health/probes.ts';
 import { readGatewayConfig } from '../../../shared/settings/gateway-files.ts';
-import { presenceFlags } from '../../../shared/gateway/auto-configure.ts';
-import { getPath, DEFAULT_GATEWAY_PORT } from '../../../shared/gateway/config-file.ts';
+import { autoConfigureReply, presenceFlags, type AutoConfigureResponse } from '../../../shared/gateway/auto-configure.ts';
+import {
+  ConfigureGatewayBody, GatewayConfigPatchBody, ProviderName,
+  type ConfigureGatewayResult, type GatewayConfigPatchResult, type GatewayConfigResponse,
+} from '../../../shared/gateway/config-api.ts';
+import { getPath } from '../../../shared/gateway/config-file.ts';
 import { autoConfigureAndConnect, configureAndConnect, patchGatewayConfig } from '../../../shared/gateway/config-patch.ts';
 import { gatewayConfigView } from '../../../shared/gateway/config-view.ts';
 import type { GatewaySettingsTarget } from '../../../shared/gateway/settings-sync.ts';
@@ -31,28 +35,6 @@ const M = {
 /** How long PATCH waits to learn whether the gateway port answers (the hot-reload hint). */
 const REACHABLE_TIMEOUT_MS = 500;
 
-const nonBlank = z.string().trim().min(1);
-const Port = z.number().int().min(1).max(65535);
-// A wrong-typed optional field is ignored rather than rejected: the spec lists no 400 for it.
-const ignoredIfInvalid = <S extends z.ZodType>(schema: S) => schema.optional().catch(undefined);
-
-const ConfigureBody = z.object({
-  provider: z.unknown().optional(),
-  apiKey: ignoredIfInvalid(nonBlank),
-  model: ignoredIfInvalid(nonBlank),
-  gatewayPort: ignoredIfInvalid(Port),
-});
-
-const PatchBody = z.object({
-  model: ignoredIfInvalid(nonBlank),
-  fallbacks: ignoredIfInvalid(z.array(z.unknown()).transform((list) => list.filter((v): v is string => typeof v === 'string'))),
-  gatewayPort: ignoredIfInvalid(Port),
-  apiKeys: ignoredIfInvalid(z.array(z.object({ provider: nonBlank, key: z.string().trim() }).nullable().catch(null))),
-  agentModel: ignoredIfInvalid(z.object({ agentId: nonBlank, model: z.string().trim().nullable() })),
-  exec: ignoredIfInvalid(z.object({ ask: ignoredIfInvalid(nonBlank), security: ignoredIfInvalid(nonBlank) })),
-  agentToAgent: ignoredIfInvalid(z.object({ enabled: z.boolean() })),
-});
-
 export function systemConfigRoutes(app: FastifyInstance, deps: AppDeps): void {
   const { config, logger, settings, vault, redactor } = deps;
   const stateDir = config.gatewayStateDir;
@@ -62,13 +44,13 @@ export function systemConfigRoutes(app: FastifyInstance, deps: AppDeps): void {
   // Each 500 below has the spec's fixed message; the cause (a path, an errno)
   // is logged by the error handler, never sent.
 
-  app.post('/api/system/configure-gateway', { config: { badJsonMessage: M.jsonRequired, gatewayChange: true } }, async (req) => {
-    const body = ConfigureBody.parse(objectBody(req.body, M.jsonRequired));
-    const provider = nonBlank.safeParse(body.provider);
+  app.post('/api/system/configure-gateway', { config: { badJsonMessage: M.jsonRequired, gatewayChange: true } }, async (req): Promise<ConfigureGatewayResult> => {
+    const body = ConfigureGatewayBody.parse(objectBody(req.body, M.jsonRequired));
+    const provider = ProviderName.safeParse(body.provider);
     if (!provider.success) throw badRequest(M.providerRequired);
     const keyless = findProvider(provider.data)?.keyless === true;
-    if (!keyless && body.apiKey === undefined) throw badRequest(M.apiKeyRequired);
-    const input = { provider: provider.data, apiKey: body.apiKey ?? null, model: body.model ?? null, gatewayPort: body.gatewayPort ?? DEFAULT_GATEWAY_PORT };
+    if (!keyless && body.apiKey === null) throw badRequest(M.apiKeyRequired);
+    const input = { ...body, provider: provider.data };
     let gatewayUrl: string;
     try {
       gatewayUrl = configureAndConnect(stateDir, input, target, logger).gatewayUrl;
@@ -78,17 +60,17 @@ export function systemConfigRoutes(app: FastifyInstance, deps: AppDeps): void {
     return { ok: true, gatewayUrl };
   });
 
-  app.post('/api/system/auto-configure-gateway', { config: { badJsonMessage: M.jsonRequired, gatewayChange: true } }, async () => {
+  app.post('/api/system/auto-configure-gateway', { config: { badJsonMessage: M.jsonRequired, gatewayChange: true } }, async (): Promise<AutoConfigureResponse> => {
     let result: ReturnType<typeof autoConfigureAndConnect>;
     try {
       result = autoConfigureAndConnect({ stateDir, vault, userHome: homedir(), log: logger }, target);
     } catch (err) {
       throw internalError('Failed to auto-configure gateway', undefined, { cause: err });
     }
-    return result.ok ? { ok: true, gatewayUrl: result.settings.gatewayUrl, provider: result.provider } : result;
+    return autoConfigureReply(result);
   });
 
-  app.get('/api/system/gateway-config', async () => {
+  app.get('/api/system/gateway-config', async (): Promise<GatewayConfigResponse> => {
     try {
       const read = readGatewayConfig(stateDir);
       // A scalar or null: an object there is not a policy and could hold anything.
@@ -110,8 +92,8 @@ export function systemConfigRoutes(app: FastifyInstance, deps: AppDeps): void {
     }
   });
 
-  app.patch('/api/system/gateway-config', { config: { badJsonMessage: M.jsonRequired, gatewayChange: true } }, async (req) => {
-    const { apiKeys, ...patch } = PatchBody.parse(objectBody(req.body, M.jsonRequired));
+  app.patch('/api/system/gateway-config', { config: { badJsonMessage: M.jsonRequired, gatewayChange: true } }, async (req): Promise<GatewayConfigPatchResult> => {
+    const { apiKeys, ...patch } = GatewayConfigPatchBody.parse(objectBody(req.body, M.jsonRequired));
     let port: number;
     try {
       port = patchGatewayConfig({ stateDir, apiKeys: (apiKeys ?? []).filter((k) => k !== null), patch, target, log: logger });

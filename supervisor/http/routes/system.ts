@@ -6,7 +6,8 @@
 // progress|output|error|complete).
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
-import { compareVersions } from '../../../shared/launcher/version.ts';
+import { selfVersion, type SelfVersion } from '../../../shared/launcher/version.ts';
+import type { ApproveDeviceResult } from '../../../shared/gateway/device-approval.ts';
 import { listModels } from '../../../shared/gateway/models.ts';
 import { UPDATE_PACKAGE_UNSET } from '../../../shared/channels/gateway-host.ts';
 import { managedNodeSpec, noNodePackageMessage } from '../../../shared/gateway/managed-node.ts';
@@ -100,7 +101,7 @@ export function systemRoutes(app: FastifyInstance, deps: AppDeps): void {
     return { running, pid, port, uptimeMs };
   });
 
-  app.post('/api/system/approve-device', async () => {
+  app.post('/api/system/approve-device', async (): Promise<ApproveDeviceResult> => {
     // Two CLI calls of about 3.3 s each, each bounded at 30 s in the worker.
     const r = await host.request('approveDevice', {}, { timeoutMs: 70_000 });
     if (!r.ok) throw internalError(`Failed to run gateway CLI: ${r.error.message}`);
@@ -124,18 +125,17 @@ export function systemRoutes(app: FastifyInstance, deps: AppDeps): void {
   );
 
   let latestCache: { at: number; latest: string } | null = null;
-  app.get('/api/system/self-version', async (req) => {
+  app.get('/api/system/self-version', async (req): Promise<SelfVersion> => {
     const { local } = parseOr400(SelfVersionQuery, req.query ?? {});
     const current = config.version;
     // No default package (issue 15 #19): say how to name one rather than ask the registry about someone else's.
-    if (config.updatePackage === null) return { current, latest: null, updateAvailable: false, checked: false, message: UPDATE_PACKAGE_UNSET };
-    if (local === '1' || config.updateRegistry === null) return { current, latest: null, updateAvailable: false, checked: false };
+    if (config.updatePackage === null) return selfVersion(current, null, UPDATE_PACKAGE_UNSET);
+    if (local === '1' || config.updateRegistry === null) return selfVersion(current, null);
     if (!latestCache || Date.now() - latestCache.at > LATEST_CACHE_MS) {
       const r = await host.request('latestVersion', {}, { timeoutMs: 5000 });
       latestCache = r.ok && r.result.latest !== null ? { at: Date.now(), latest: r.result.latest } : null;
     }
-    const latest = latestCache?.latest ?? null;
-    return { current, latest, updateAvailable: latest !== null && (compareVersions(latest, current) ?? 0) > 0, checked: latest !== null };
+    return selfVersion(current, latestCache?.latest ?? null);
   });
 
   app.post('/api/system/self-update', (req, reply) => install(req, reply, 'selfUpdate', { restart: true }));

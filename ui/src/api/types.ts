@@ -31,35 +31,13 @@ export type { ErrorEntry, ErrorFeed } from '../../../shared/obs/errors.ts';
 // The gateway host (brief A): the setup and gateway pages.
 export type { OpStreamFrame, GatewayStopResult } from '../../../shared/channels/gateway-host.ts';
 export type { ModelEntry, ModelList } from '../../../shared/gateway/models.ts';
-import type { GatewayConfigView } from '../../../shared/gateway/config-view.ts';
-import type { AutoConfigureResult } from '../../../shared/gateway/auto-configure.ts';
-/** GET /api/system/gateway-config (supervisor/http/routes/system-config.ts builds it without a schema). */
-export interface GatewayConfigResponse {
-  config: GatewayConfigView | null;
-  /** One `has<Provider>Key` flag per provider, plus hasGatewayToken. */
-  env: Record<string, boolean>;
-  version: string | null;
-  execAsk: string | number | boolean | null;
-  execSecurity: string | number | boolean | null;
-}
-/** PATCH /api/system/gateway-config body (the route's PatchBody). */
-export interface GatewayConfigPatch {
-  model?: string;
-  fallbacks?: string[];
-  gatewayPort?: number;
-  apiKeys?: Array<{ provider: string; key: string }>;
-  exec?: { ask?: string; security?: string };
-}
-/** PATCH /api/system/gateway-config answer. */
-export interface GatewayConfigPatchResult { ok: true; hotReloadHint?: true }
-/** POST /api/system/configure-gateway answer. */
-export interface ConfigureGatewayResult { ok: true; gatewayUrl: string }
-/** POST /api/system/auto-configure-gateway answer: rungs 1-2 as the route replies, rungs 3-4 as shared/ returns them. */
-export type AutoConfigureResponse = { ok: true; gatewayUrl: string; provider: string } | Extract<AutoConfigureResult, { ok: false }>;
-/** POST /api/system/approve-device answer (200). */
-export interface ApproveDeviceResult { ok: true; requestId: string; output: string }
-/** GET /api/system/self-version (docs/gateway.md). */
-export interface SelfVersion { current: string; latest: string | null; updateAvailable: boolean; checked: boolean; message?: string }
+// The gateway-config, setup and self-version routes (issue 32): each answer a zod schema beside what builds it.
+export type {
+  ConfigureGatewayResult, GatewayConfigPatch, GatewayConfigPatchResult, GatewayConfigResponse,
+} from '../../../shared/gateway/config-api.ts';
+export type { AutoConfigureResponse } from '../../../shared/gateway/auto-configure.ts';
+export type { ApproveDeviceResult } from '../../../shared/gateway/device-approval.ts';
+export type { SelfVersion } from '../../../shared/launcher/version.ts';
 // Budgets, model calls and model routing (issue 22, brief D).
 export type { BudgetRow, BudgetScope, BudgetStatus, BudgetUpsert, ResumedBudget } from '../../../shared/budgets/schemas.ts';
 export type { ModelCall } from '../../../shared/model-calls/store.ts';
