@@ -6,9 +6,8 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { MAX_LIMIT_USD_CENTS } from '../../shared/budgets/schemas.ts';
-import { ApiError } from '../../ui/src/api/client.ts';
-import { fieldErrorsOf } from '../../ui/src/api/budgets.ts';
-import { budgetTitle, centsToField, formatCents, formatUsd, parseDollars, spendShare } from '../../ui/src/pages/budgets/budget-format.ts';
+import { ApiError, fieldErrorsOf } from '../../ui/src/api/errors.ts';
+import { budgetTitle, centsToField, formatCents, formatUsd, parseDollars, spendShare } from '../../ui/src/features/budgets/budget-format.ts';
 import { formatMs, outcomeText } from '../../ui/src/pages/trace/call-format.ts';
 import { fc } from '../helpers/fc.ts';
 

@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { formatUptime, parseModelList } from '../../ui/src/pages/gateway/format.ts';
-import { providersFromFlags } from '../../ui/src/pages/gateway/providers.ts';
+import { providersFromFlags } from '../../ui/src/lib/providers.ts';
 
 void test('Dashboard (issue 18, Gateway): providers come from the has<Provider>Key flags, ids as configure-gateway takes them; the token flag is not a provider', () => {
   const env = { hasAnthropicKey: true, hasOpenAIKey: false, hasDeepSeekKey: false, hasXaiKey: true, hasOpenRouterKey: false, hasGatewayToken: true };

@@ -4,7 +4,7 @@
 // the outcome once.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import type { JobFrame } from '../../ui/src/features/jobs/op-stream.ts';
+import type { JobFrame } from '../../ui/src/api/op-stream.ts';
 import { getJob, jobStore, startJob, type JobRun } from '../../ui/src/features/jobs/job-store.ts';
 import { waitFor } from '../helpers/wait.ts';
 

@@ -5,7 +5,7 @@
 // complete fails; the gateway's poll count n/120 drives the bar).
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { createFrameReader, parseFrame, pollCount, type JobFrame } from '../../ui/src/features/jobs/op-stream.ts';
+import { createFrameReader, parseFrame, pollCount, type JobFrame } from '../../ui/src/api/op-stream.ts';
 import { ENDED_WITHOUT_RESULT, foldJob, initialJobState, reduceJob } from '../../ui/src/features/jobs/job-reducer.ts';
 import { fc } from '../helpers/fc.ts';
 

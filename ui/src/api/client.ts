@@ -1,33 +1,13 @@
-// Every /api call from the dashboard goes through here. Answers are JSON or
-// an error: an HTML answer on /api (a proxy's page, a misrouted catch-all) is
-// never rendered, and the access gate's JSON refusal flips the app to the
-// access page (ui/src/pages/access). Error bodies are the spec's envelopes:
-// `{ error }`, `{ ok: false, error }` or `{ ok: false, reason }`.
-import { createStore } from '../lib/store.ts';
-
-export class ApiError extends Error {
-  constructor(
-    readonly status: number,
-    message: string,
-    readonly body: unknown = undefined,
-  ) {
-    super(message);
-    this.name = 'ApiError';
-  }
-}
-
-/** Set once an /api call was refused by the access gate; the shell renders the access page. */
-export const gateStore = createStore<{ locked: boolean }>({ locked: false });
-
-export function isGateRefusal(status: number, body: unknown): boolean {
-  return (
-    status === 401 &&
-    typeof body === 'object' &&
-    body !== null &&
-    (body as { service?: unknown }).service === 'svc' &&
-    typeof (body as { error?: unknown }).error === 'string'
-  );
-}
+// Every /api call from the dashboard goes through here, and only the
+// resource modules beside it (ui/src/api/<resource>.ts) import it: pages and
+// components call their hooks (eslint.config.js enforces it). Answers are
+// JSON or an error (ApiError, errors.ts): an HTML answer on /api (a proxy's
+// page, a misrouted catch-all) is never rendered, and the access gate's JSON
+// refusal flips the app to the access page (access-gate.ts). Error bodies
+// are the spec's envelopes: `{ error }`, `{ ok: false, error }` or
+// `{ ok: false, reason }`.
+import { gateStore, isGateRefusal } from './access-gate.ts';
+import { ApiError } from './errors.ts';
 
 /** The message of an error envelope, else a generic one naming the status. */
 export function errorMessage(status: number, body: unknown): string {

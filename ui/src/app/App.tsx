@@ -4,8 +4,9 @@
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { Suspense } from 'react';
 import { Route, Switch, useLocation } from 'wouter';
-import { ApiError, gateStore } from '../api/client.ts';
-import { Loading } from '../components/states.tsx';
+import { gateStore } from '../api/access-gate.ts';
+import { ApiError } from '../api/errors.ts';
+import { Loading } from '../components/States.tsx';
 import { useStore } from '../lib/store.ts';
 import { PageBoundary } from './PageBoundary.tsx';
 import { AccessPage, NotFoundPage, ROUTES } from './routes.tsx';

@@ -1,7 +1,7 @@
 // Each page is lazy and has its own error boundary: a page that throws shows
 // its error and a way back, and the shell and the other pages keep working.
 import { Component, Suspense, type ErrorInfo, type ReactNode } from 'react';
-import { Loading } from '../components/states.tsx';
+import { Loading } from '../components/States.tsx';
 
 interface State {
   error: Error | null;

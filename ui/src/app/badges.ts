@@ -6,11 +6,10 @@
 // - errors: the `error` events of the last 24 hours in the observability
 //   error feed (GET /api/obs/errors?since=, 30 s; the feed holds at most the
 //   500 newest, so the count shows "500+" at its cap).
-import { useQuery } from '@tanstack/react-query';
-import { api } from '../api/client.ts';
-import { useSystemStatus } from '../api/system-status.ts';
+import { usePendingApprovals } from '../api/approvals.ts';
+import { ERROR_FEED_CAP, useRecentErrors } from '../api/obs.ts';
+import { useSystemStatus } from '../api/system.ts';
 import type { ErrorFeed, SystemStatus } from '../api/types.ts';
-import { usePendingApprovals } from '../features/approvals/api.ts';
 
 /** The nav items that carry a badge (routes.tsx NAV's `badge` values). */
 export type NavBadgeKey = 'approvals' | 'gateway' | 'errors';
@@ -20,18 +19,6 @@ export interface Badge {
   tone: 'ok' | 'warn' | 'danger' | 'muted';
   /** What a screen reader says for it (the visible text is short). */
   label: string;
-}
-
-export const ERROR_WINDOW_MS = 24 * 60 * 60 * 1000;
-const ERROR_FEED_CAP = 500;
-
-
-export function useRecentErrors() {
-  return useQuery({
-    queryKey: ['obs', 'errors', 'last-24h'],
-    queryFn: () => api<ErrorFeed>(`/api/obs/errors?since=${Date.now() - ERROR_WINDOW_MS}`),
-    refetchInterval: 30_000,
-  });
 }
 
 export function approvalsBadge(count: number | undefined): Badge | undefined {

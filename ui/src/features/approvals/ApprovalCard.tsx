@@ -2,10 +2,11 @@
 // countdown, and allow once / always allow (confirmed) / deny. A row that
 // expired says so and offers nothing; a resolved one shows its decision.
 import { useState } from 'react';
+import { useResolveApproval, useTools } from '../../api/approvals.ts';
 import type { ApprovalDecision, ToolApproval } from '../../api/types.ts';
 import { Dialog } from '../../components/Dialog.tsx';
-import { useResolveApproval, useTools } from './api.ts';
 import { cardState, countdownText, DECISION_LABEL, prettyArgs, riskOf, type Settled } from './logic.ts';
+import { settleResolved } from './settled.ts';
 import { useClock } from './use-clock.ts';
 
 const RISK_TONE: Record<string, string> = {
@@ -30,7 +31,7 @@ function Outcome({ text, tone }: { text: string; tone: string }) {
 export function ApprovalCard({ approval, settled, compact = false, onDismiss }: ApprovalCardProps) {
   const now = useClock();
   const tools = useTools();
-  const resolve = useResolveApproval();
+  const resolve = useResolveApproval({ onResolved: settleResolved });
   const [confirming, setConfirming] = useState(false);
   const state = settled
     ? settled.outcome === 'expired'

@@ -1,27 +1,17 @@
 // The team chat's inline approval tray: the team's pending approvals (rows
 // whose agent is a member of the team, or its leader), compact and
 // resolvable in place, plus those settled here until dismissed. Renders
-// nothing when the team has none. Also the feature's public surface for the
-// Approvals page: useApprovals and ApprovalCard.
-import { useQuery } from '@tanstack/react-query';
+// nothing when the team has none. The team's members come from the live
+// teams list (api/teams.ts), the cache entry the team pages read too.
 import { Link } from 'wouter';
-import { api } from '../../api/client.ts';
-import type { TeamList } from '../../api/types.ts';
+import { useTeams } from '../../api/teams.ts';
 import { ApprovalCard } from './ApprovalCard.tsx';
-import { dismissSettled, useApprovals } from './api.ts';
 import { teamApprovals } from './logic.ts';
-
-export { ApprovalCard } from './ApprovalCard.tsx';
-export { useApprovals } from './api.ts';
-
-/** The live teams list, under the teams feature's key (['teams', false]) so both share one cache entry. */
-function useTeamList() {
-  return useQuery({ queryKey: ['teams', false], queryFn: ({ signal }) => api<TeamList>('/api/teams', { signal }) });
-}
+import { dismissSettled, useApprovals } from './settled.ts';
 
 export function ApprovalTray({ teamId }: { teamId: string }) {
   const { pending, settled } = useApprovals();
-  const teams = useTeamList();
+  const teams = useTeams({ includeArchived: false });
   const team = teams.data?.teams.find((t) => t.id === teamId);
   const assignments = teams.data?.assignments ?? [];
   const leader = team?.leaderAgentId ?? null;

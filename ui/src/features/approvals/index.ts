@@ -1,4 +1,4 @@
-// The approvals feature's public surface.
+// The approvals feature's public surface (its server state is api/approvals.ts).
 export { ApprovalCard, type ApprovalCardProps } from './ApprovalCard.tsx';
 export { ApprovalTray } from './ApprovalTray.tsx';
-export { approvalKeys, dismissSettled, settledStore, useApprovalHistory, useApprovals, usePendingApprovals, useResolveApproval, useToolAudit, useTools } from './api.ts';
+export { dismissSettled, settledStore, settleResolved, useApprovals } from './settled.ts';

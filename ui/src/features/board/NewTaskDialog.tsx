@@ -1,9 +1,9 @@
 // "New task": title, description, team (on /board), assignee and an optional
 // parent, POST /api/tasks. The server's message is shown as it is.
 import { useState, type FormEvent } from 'react';
+import { useCreateTask } from '../../api/board.ts';
 import type { Task } from '../../api/types.ts';
 import { Dialog } from '../../components/Dialog.tsx';
-import { useTaskMutations } from './useTaskMutations.ts';
 import { FormFooter } from '../../components/FormFooter.tsx';
 
 export interface NewTaskDialogProps {
@@ -27,7 +27,7 @@ export function NewTaskDialog(props: NewTaskDialogProps) {
 }
 
 function NewTaskForm({ fixedTeam, defaultTeam, teams, agentNames, tasks, onClose, onCreated }: NewTaskDialogProps) {
-  const { create } = useTaskMutations();
+  const create = useCreateTask();
   const [title, setTitle] = useState('');
   const [description, setDescription] = useState('');
   const [team, setTeam] = useState(fixedTeam ?? defaultTeam ?? '');

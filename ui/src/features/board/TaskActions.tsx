@@ -2,12 +2,13 @@
 // allows from the current status are offered; the server's refusal (no
 // assignee, unfinished dependencies, a lost race) is shown as it comes.
 import { useState } from 'react';
+import { useClaimTask, usePatchTask } from '../../api/board.ts';
 import type { Task } from '../../api/types.ts';
 import { allowedMoves, STATUS_LABEL } from './statuses.ts';
-import { useTaskMutations } from './useTaskMutations.ts';
 
 export function TaskActions({ task, openBlockers, agentNames }: { task: Task; openBlockers: readonly string[]; agentNames: ReadonlyMap<string, string> }) {
-  const { patch, claim } = useTaskMutations();
+  const patch = usePatchTask();
+  const claim = useClaimTask();
   const [claimAs, setClaimAs] = useState(task.assigneeAgentId ?? '');
   const [notice, setNotice] = useState('');
   const moves = allowedMoves(task.status);

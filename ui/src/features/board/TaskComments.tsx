@@ -1,13 +1,12 @@
 // A task's comments, oldest first, and a form to add one (as a person on the
 // dashboard: no author agent).
 import { useState } from 'react';
-import { ErrorState } from '../../components/states.tsx';
-import { useComments } from './useTask.ts';
-import { useTaskMutations } from './useTaskMutations.ts';
+import { useAddComment, useComments } from '../../api/board.ts';
+import { ErrorState } from '../../components/States.tsx';
 
 export function TaskComments({ taskId, agentNames }: { taskId: string; agentNames: ReadonlyMap<string, string> }) {
   const comments = useComments(taskId);
-  const { comment } = useTaskMutations();
+  const comment = useAddComment();
   const [body, setBody] = useState('');
   return (
     <section aria-labelledby="task-comments-title" className="flex flex-col gap-2">

@@ -2,12 +2,13 @@
 // link another task of the board (the server refuses a cycle or a self-link
 // with its own message).
 import { useState } from 'react';
+import { useLinkTask, useUnlinkTask } from '../../api/board.ts';
 import type { Task } from '../../api/types.ts';
 import { STATUS_LABEL } from './statuses.ts';
-import { useTaskMutations } from './useTaskMutations.ts';
 
 export function TaskDependencies({ task, openBlockers, tasks, onOpen }: { task: Task; openBlockers: readonly string[]; tasks: readonly Task[]; onOpen: (id: string) => void }) {
-  const { link, unlink } = useTaskMutations();
+  const link = useLinkTask();
+  const unlink = useUnlinkTask();
   const [pick, setPick] = useState('');
   const byId = new Map(tasks.map((t) => [t.id, t]));
   const candidates = tasks.filter((t) => t.id !== task.id && !task.dependsOn.includes(t.id) && t.teamId === task.teamId);

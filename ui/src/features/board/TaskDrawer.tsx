@@ -1,14 +1,14 @@
 // The task drawer: a task's details, the moves the board's rule allows
 // (statuses.ts; the server may still refuse, and its message is shown),
 // claim, assignee, dependencies, parent and sub-tasks, and comments.
+import { useTask } from '../../api/board.ts';
 import type { Task } from '../../api/types.ts';
-import { ErrorState, Loading } from '../../components/states.tsx';
+import { ErrorState, Loading } from '../../components/States.tsx';
 import { Drawer } from './Drawer.tsx';
 import { TaskComments } from './TaskComments.tsx';
 import { TaskDependencies } from './TaskDependencies.tsx';
 import { TaskActions } from './TaskActions.tsx';
 import { TaskFamily } from './TaskFamily.tsx';
-import { useTask } from './useTask.ts';
 
 export interface TaskDrawerProps {
   taskId: string | null;

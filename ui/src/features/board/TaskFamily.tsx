@@ -1,8 +1,8 @@
 // A task's parent (the task it was delegated from) and its sub-tasks.
+import { useSubtasks } from '../../api/board.ts';
 import type { Task } from '../../api/types.ts';
-import { ErrorState } from '../../components/states.tsx';
+import { ErrorState } from '../../components/States.tsx';
 import { STATUS_LABEL } from './statuses.ts';
-import { useSubtasks } from './useTask.ts';
 
 export function TaskFamily({ task, tasks, onOpen }: { task: Task; tasks: readonly Task[]; onOpen: (id: string) => void }) {
   const subs = useSubtasks(task.id);

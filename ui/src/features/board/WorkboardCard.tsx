@@ -6,8 +6,8 @@
 // statuses, and Dispatch for a ready card. Both go to the gateway through svc.
 import { useState } from 'react';
 import type { WorkboardCard as Card } from '../../api/types.ts';
+import { useDispatchWorkboardCard, useMoveWorkboardCard } from '../../api/workboard.ts';
 import { Dialog } from '../../components/Dialog.tsx';
-import { useWorkboardMutations } from './useWorkboard.ts';
 import { workboardStatusLabel } from './workboard-cards.ts';
 
 export interface WorkboardCardProps {
@@ -45,7 +45,8 @@ export interface WorkboardCardDialogProps {
 }
 
 export function WorkboardCardDialog({ card, statuses, assigneeName, onClose }: WorkboardCardDialogProps) {
-  const { move, dispatch } = useWorkboardMutations();
+  const move = useMoveWorkboardCard();
+  const dispatch = useDispatchWorkboardCard();
   const [to, setTo] = useState('');
   const [notice, setNotice] = useState('');
   const busy = move.isPending || dispatch.isPending;

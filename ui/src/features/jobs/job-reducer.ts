@@ -11,7 +11,7 @@
 //   message, or "the stream ended without a result"; a request that failed
 //   before or during the stream fails it with that message.
 // Pure: no React, no DOM (test/unit/ui-jobs.test.ts).
-import { pollCount, type JobFrame } from './op-stream.ts';
+import { pollCount, type JobFrame } from '../../api/op-stream.ts';
 
 export type JobOutcome = 'running' | 'complete' | 'failed';
 export type CompleteResult = Omit<Extract<JobFrame, { type: 'complete' }>, 'type'>;

@@ -3,10 +3,10 @@
 // aborts it when a page unmounts (no user action cancels one today). A
 // second start of a kind while one runs joins the running job instead of
 // starting another. How a job reaches the server is the caller's `run`
-// (post-stream.ts in the app, a fake in the unit tests).
+// (api/system-streams.ts in the app, a fake in the unit tests).
 import { createStore } from '../../lib/store.ts';
 import { initialJobState, reduceJob, type JobEvent, type JobState } from './job-reducer.ts';
-import type { JobFrame } from './op-stream.ts';
+import type { JobFrame } from '../../api/op-stream.ts';
 
 /** One job at a time per kind: gateway start and restart share `gateway`. */
 export type JobKind = 'install-gateway' | 'gateway' | 'self-update';

@@ -1,14 +1,14 @@
 // "New team": name, emoji icon, colour and the server-orchestrated switch
 // (on by default), POST /api/teams. The server's message is shown as it is.
 import { useState, type FormEvent } from 'react';
-import { Dialog } from '../../components/Dialog.tsx';
+import { useCreateTeam } from '../../api/teams.ts';
 import type { Team } from '../../api/types.ts';
-import { DEFAULT_TEAM_ICON, TEAM_COLORS } from './team-colors.ts';
-import { useTeamMutations } from './useTeamMutations.ts';
+import { Dialog } from '../../components/Dialog.tsx';
 import { FormFooter } from '../../components/FormFooter.tsx';
+import { DEFAULT_TEAM_ICON, TEAM_COLORS } from './team-colors.ts';
 
 export function CreateTeamDialog({ open, onClose, onCreated }: { open: boolean; onClose: () => void; onCreated: (team: Team) => void }) {
-  const { create } = useTeamMutations();
+  const create = useCreateTeam();
   const [name, setName] = useState('');
   const [icon, setIcon] = useState(DEFAULT_TEAM_ICON);
   const [color, setColor] = useState(TEAM_COLORS[0]?.hex ?? '');

@@ -1,11 +1,11 @@
 // Delete a team, confirmed: the agents are kept (they leave the team; the
 // spec's DELETE orphans them and never deletes them).
-import { Dialog } from '../../components/Dialog.tsx';
+import { useDeleteTeam } from '../../api/teams.ts';
 import type { Team } from '../../api/types.ts';
-import { useTeamMutations } from './useTeamMutations.ts';
+import { Dialog } from '../../components/Dialog.tsx';
 
 export function DeleteTeamDialog({ team, onClose, onDeleted }: { team: Team | null; onClose: () => void; onDeleted: (team: Team) => void }) {
-  const { remove } = useTeamMutations();
+  const remove = useDeleteTeam();
   const close = () => {
     remove.reset();
     onClose();

@@ -2,13 +2,15 @@
 // (a coordinator made by `openclaw agents team create`, or any agent with
 // `subagents.allowAgents`). One click makes an svc team of it (the agent
 // leads, the agents it may spawn are the members) and opens the team.
-import { Dialog } from '../../components/Dialog.tsx';
-import { Empty, ErrorState, Loading } from '../../components/states.tsx';
+import { useImportCandidates } from '../../api/gateway-agents.ts';
+import { useImportTeam } from '../../api/teams.ts';
 import type { Team } from '../../api/types.ts';
-import { useImportTeam } from './useImportTeam.ts';
+import { Dialog } from '../../components/Dialog.tsx';
+import { Empty, ErrorState, Loading } from '../../components/States.tsx';
 
 export function ImportTeamDialog({ open, onClose, onImported }: { open: boolean; onClose: () => void; onImported: (team: Team) => void }) {
-  const { candidates, importTeam } = useImportTeam(open);
+  const candidates = useImportCandidates(open);
+  const importTeam = useImportTeam();
   const close = () => {
     importTeam.reset();
     onClose();

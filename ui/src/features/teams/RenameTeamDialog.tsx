@@ -1,8 +1,8 @@
 // Rename a team: PATCH /api/teams/:id { name }.
 import { useState, type FormEvent } from 'react';
-import { Dialog } from '../../components/Dialog.tsx';
+import { usePatchTeam } from '../../api/teams.ts';
 import type { Team } from '../../api/types.ts';
-import { useTeamMutations } from './useTeamMutations.ts';
+import { Dialog } from '../../components/Dialog.tsx';
 import { FormFooter } from '../../components/FormFooter.tsx';
 
 export function RenameTeamDialog({ team, onClose, onRenamed }: { team: Team | null; onClose: () => void; onRenamed: (team: Team) => void }) {
@@ -14,7 +14,7 @@ export function RenameTeamDialog({ team, onClose, onRenamed }: { team: Team | nu
 }
 
 function RenameForm({ team, onClose, onRenamed }: { team: Team; onClose: () => void; onRenamed: (team: Team) => void }) {
-  const { patch } = useTeamMutations();
+  const patch = usePatchTeam();
   const [name, setName] = useState(team.name);
   const submit = (e: FormEvent) => {
     e.preventDefault();

@@ -2,11 +2,16 @@
 // field with an optional character cap and counter, Save, and the server's
 // answer. The draft starts from the server's value and is kept while typing;
 // text over the cap is refused in the field (Save stays off and says why),
-// never cut silently.
+// never cut silently. The save is the caller's mutation hook: its pending
+// state, success and error are what Save and the line under it say.
+import type { UseMutationResult } from '@tanstack/react-query';
 import { useId, useState, type FormEvent, type ReactNode } from 'react';
 import { countLabel, overCap } from './text-limit.ts';
 
-export interface TextSettingProps {
+/** The parts of a mutation hook's result the field uses. */
+export type TextSave<V> = Pick<UseMutationResult<unknown, Error, V>, 'mutate' | 'isPending' | 'isSuccess' | 'error' | 'reset'>;
+
+export interface TextSettingProps<V> {
   label: string;
   /** What the setting is called in messages ("Rules"). */
   what: string;
@@ -15,28 +20,24 @@ export interface TextSettingProps {
   rows?: number;
   hint?: ReactNode;
   saveLabel: string;
-  onSave: (text: string) => Promise<unknown>;
+  save: TextSave<V>;
+  /** The mutation's variables for a text. */
+  variables: (text: string) => V;
   /** Extra buttons after Save (a Clear). */
   extra?: ReactNode;
 }
 
-export function TextSetting({ label, what, saved, cap, rows = 6, hint, saveLabel, onSave, extra }: TextSettingProps) {
+export function TextSetting<V>({ label, what, saved, cap, rows = 6, hint, saveLabel, save, variables, extra }: TextSettingProps<V>) {
   const id = useId();
   const [draft, setDraft] = useState(saved);
-  const [pending, setPending] = useState(false);
-  const [result, setResult] = useState<{ ok: boolean; text: string } | null>(null);
   const refusal = cap === undefined ? null : overCap(what, draft.length, cap);
   const dirty = draft !== saved;
+  const result = save.isSuccess ? { ok: true, text: `${what} saved.` } : save.error ? { ok: false, text: save.error.message } : null;
 
   const submit = (e: FormEvent) => {
     e.preventDefault();
     if (refusal) return;
-    setPending(true);
-    setResult(null);
-    onSave(draft).then(
-      () => setResult({ ok: true, text: `${what} saved.` }),
-      (err: unknown) => setResult({ ok: false, text: err instanceof Error ? err.message : String(err) }),
-    ).finally(() => setPending(false));
+    save.mutate(variables(draft));
   };
 
   return (
@@ -58,11 +59,11 @@ export function TextSetting({ label, what, saved, cap, rows = 6, hint, saveLabel
         aria-describedby={[hint ? `${id}-hint` : '', cap !== undefined ? `${id}-count` : ''].filter(Boolean).join(' ') || undefined}
         onChange={(e) => {
           setDraft(e.target.value);
-          setResult(null);
+          save.reset();
         }}
       />
       <div className="flex flex-wrap items-center gap-2">
-        <button type="submit" className="btn btn-primary" disabled={pending || !!refusal || !dirty}>
+        <button type="submit" className="btn btn-primary" disabled={save.isPending || !!refusal || !dirty}>
           {saveLabel}
         </button>
         {extra}

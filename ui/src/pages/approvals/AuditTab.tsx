@@ -1,8 +1,8 @@
 // The tool audit tab: the broker's before/after rows (GET /api/tools/audit,
 // newest first, summaries masked by the server), filterable by tool name.
 import { useEffect, useState } from 'react';
-import { Empty, ErrorState, Loading } from '../../components/states.tsx';
-import { useToolAudit } from '../../features/approvals/index.ts';
+import { Empty, ErrorState, Loading } from '../../components/States.tsx';
+import { useToolAudit } from '../../api/approvals.ts';
 import { formatTime } from '../../features/approvals/logic.ts';
 
 export function AuditTab({ toolName, onToolName }: { toolName: string; onToolName: (v: string) => void }) {

@@ -1,8 +1,8 @@
 // The history tab: every approval asked for and how it ended, folded from
 // the event log's approval_requested / approval_resolved rows (GET
 // /api/obs/events; svc has no approvals-history table route yet).
-import { Empty, ErrorState, Loading } from '../../components/states.tsx';
-import { useApprovalHistory, usePendingApprovals } from '../../features/approvals/index.ts';
+import { useApprovalHistory, usePendingApprovals } from '../../api/approvals.ts';
+import { Empty, ErrorState, Loading } from '../../components/States.tsx';
 import { foldHistory, formatTime, OUTCOME_LABEL, type HistoryOutcome } from '../../features/approvals/logic.ts';
 
 const TONE: Record<HistoryOutcome, string> = {

@@ -2,7 +2,7 @@
 // 3 s and on window focus), then the ones settled here (resolved or
 // expired) until dismissed.
 import { ApprovalCard, dismissSettled, useApprovals } from '../../features/approvals/index.ts';
-import { Empty, ErrorState, Loading } from '../../components/states.tsx';
+import { Empty, ErrorState, Loading } from '../../components/States.tsx';
 
 export function PendingTab() {
   const { pending, settled } = useApprovals();

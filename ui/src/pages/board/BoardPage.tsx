@@ -6,19 +6,19 @@
 // both pages (the team stream does not carry them); none without the plugin.
 import { useMemo, useState } from 'react';
 import { Link, useSearchParams } from 'wouter';
-import { Empty, ErrorState, Loading } from '../../components/states.tsx';
+import { useAgents } from '../../api/agents.ts';
+import { useBoard } from '../../api/board.ts';
+import { useTeams } from '../../api/teams.ts';
+import { useWorkboard } from '../../api/workboard.ts';
+import { Empty, ErrorState, Loading } from '../../components/States.tsx';
 import { BoardColumns } from '../../features/board/BoardColumns.tsx';
 import { BoardFilterBar } from '../../features/board/BoardFilterBar.tsx';
 import { filterTasks, hasFilters, NO_FILTERS, readFilters, writeFilters, type BoardFilters } from '../../features/board/board-filters.ts';
 import { NewTaskDialog } from '../../features/board/NewTaskDialog.tsx';
 import { TaskDrawer } from '../../features/board/TaskDrawer.tsx';
-import { useBoard } from '../../features/board/useBoard.ts';
-import { useBoardStream } from '../../features/board/useBoardStream.ts';
-import { useWorkboard } from '../../features/board/useWorkboard.ts';
+import { useBoardStream } from '../../features/board/use-board-stream.ts';
 import { filterCards } from '../../features/board/workboard-cards.ts';
 import { WorkboardCardDialog } from '../../features/board/WorkboardCard.tsx';
-import { useAgents } from '../../features/teams/useAgents.ts';
-import { useTeams } from '../../features/teams/useTeams.ts';
 
 /** How often /board reloads every team's tasks. */
 export const ALL_TEAMS_POLL_MS = 5_000;

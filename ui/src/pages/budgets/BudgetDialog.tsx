@@ -3,14 +3,15 @@
 // and period. A 400's `details.fieldErrors` is shown under each field and the
 // first refused field takes the focus.
 import { useEffect, useRef, useState, type FormEvent } from 'react';
-import { fieldErrorsOf, useSaveBudget } from '../../api/budgets.ts';
+import { useAgents } from '../../api/agents.ts';
+import { useSaveBudget } from '../../api/budgets.ts';
+import { fieldErrorsOf } from '../../api/errors.ts';
 import { useModelRouting } from '../../api/model-routing.ts';
 import type { BudgetRow, BudgetScope, BudgetUpsert } from '../../api/types.ts';
 import { Dialog } from '../../components/Dialog.tsx';
 import { FormFooter } from '../../components/FormFooter.tsx';
-import { useAgents } from '../../features/teams/useAgents.ts';
-import { useTeams } from '../../features/teams/index.ts';
-import { centsToField, MODES, parseDollars, PERIODS, SCOPES } from './budget-format.ts';
+import { useTeams } from '../../api/teams.ts';
+import { centsToField, MODES, parseDollars, PERIODS, SCOPES } from '../../features/budgets/budget-format.ts';
 import { FormField } from '../../components/FormField.tsx';
 
 export function BudgetDialog({ open, budget, onClose, onSaved }: { open: boolean; budget: BudgetRow | null; onClose: () => void; onSaved: (row: BudgetRow, created: boolean) => void }) {

@@ -4,7 +4,7 @@
 // spend, so the table fits a 390 px screen; a wider one still scrolls inside
 // its own focusable region, never the page.
 import type { BudgetRow } from '../../api/types.ts';
-import { formatCents, PERIOD_SHORT, STATUS_TEXT } from './budget-format.ts';
+import { formatCents, PERIOD_SHORT, STATUS_TEXT } from '../../features/budgets/budget-format.ts';
 import { SpendBar } from './SpendBar.tsx';
 
 const MODE_TEXT: Record<BudgetRow['mode'], string> = { cap: 'Cap', warn: 'Warn' };

@@ -3,13 +3,13 @@
 // the resume answer says willRepause, the page warns that the next model
 // call will pause the budget again.
 import { useMemo, useState } from 'react';
+import { useAgents } from '../../api/agents.ts';
 import { useBudgets } from '../../api/budgets.ts';
+import { useTeams } from '../../api/teams.ts';
 import type { BudgetRow, ResumedBudget } from '../../api/types.ts';
-import { Empty, ErrorState, Loading } from '../../components/states.tsx';
-import { useAgents } from '../../features/teams/useAgents.ts';
-import { useTeams } from '../../features/teams/index.ts';
+import { Empty, ErrorState, Loading } from '../../components/States.tsx';
 import { BudgetDialog } from './BudgetDialog.tsx';
-import { budgetTitle, formatCents } from './budget-format.ts';
+import { budgetTitle, formatCents } from '../../features/budgets/budget-format.ts';
 import { BudgetTable } from './BudgetTable.tsx';
 import { ResumeDialog } from './ResumeDialog.tsx';
 

@@ -3,11 +3,12 @@
 // the period resets). The answer's willRepause goes back to the page, which
 // warns that the next call will pause the budget again.
 import { useState, type FormEvent } from 'react';
-import { fieldErrorsOf, useResumeBudget } from '../../api/budgets.ts';
+import { useResumeBudget } from '../../api/budgets.ts';
+import { fieldErrorsOf } from '../../api/errors.ts';
 import type { BudgetRow, ResumedBudget } from '../../api/types.ts';
 import { Dialog } from '../../components/Dialog.tsx';
 import { FormFooter } from '../../components/FormFooter.tsx';
-import { formatCents, parseDollars } from './budget-format.ts';
+import { formatCents, parseDollars } from '../../features/budgets/budget-format.ts';
 import { FormField } from '../../components/FormField.tsx';
 
 export function ResumeDialog({ budget, title, onClose, onResumed }: { budget: BudgetRow | null; title: string; onClose: () => void; onResumed: (row: ResumedBudget) => void }) {

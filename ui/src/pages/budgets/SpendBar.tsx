@@ -1,7 +1,7 @@
 // A budget's spend as a meter: spent against the limit plus grace, with the
 // amounts and the share as text beside it (and as the meter's value text).
 import type { BudgetRow } from '../../api/types.ts';
-import { formatCents, spendShare } from './budget-format.ts';
+import { formatCents, spendShare } from '../../features/budgets/budget-format.ts';
 
 const FILL: Record<BudgetRow['status'], string> = { active: 'bg-accent', paused: 'bg-danger', soft_capped: 'bg-warn' };
 

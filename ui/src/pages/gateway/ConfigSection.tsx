@@ -1,19 +1,19 @@
 // The gateway's config form: default model (from GET /api/system/models),
 // fallbacks, provider keys as write-only presence flags (a badge each and a
-// password field to replace; a key is read from the form at submit and never
-// kept), exec ask and security. PATCH /api/system/gateway-config sends only
-// what changed; after a save: "hot reloaded" when the server says so, else
-// "restart the gateway to apply" with a Restart button.
-import { useQueryClient } from '@tanstack/react-query';
+// password field to replace; a key is read from the form at submit, never
+// kept in state or a cache), exec ask and security. PATCH /api/system/gateway-config sends only
+// what changed (usePatchGatewayConfig); after a save: "hot reloaded" when
+// the server says so, else "restart the gateway to apply" with a Restart
+// button.
 import { useState, type FormEvent } from 'react';
 import { Link } from 'wouter';
-import { api } from '../../api/client.ts';
-import type { GatewayConfigPatch, GatewayConfigPatchResult, GatewayConfigResponse, ModelList } from '../../api/types.ts';
-import { Empty, ErrorState, Loading } from '../../components/states.tsx';
-import { Field } from './Field.tsx';
+import { useGatewayConfig, useModels, usePatchGatewayConfig } from '../../api/system.ts';
+import type { GatewayConfigPatch, GatewayConfigResponse, ModelList } from '../../api/types.ts';
+import { Empty, ErrorState, Loading } from '../../components/States.tsx';
+import { useSystemJobs } from '../../features/jobs/index.ts';
+import { FormField as Field } from '../../components/FormField.tsx';
 import { parseModelList } from './format.ts';
-import { providersFromFlags } from './providers.ts';
-import { systemKeys, useGatewayConfig, useModels, useSystemJobs } from './system-api.ts';
+import { providersFromFlags } from '../../lib/providers.ts';
 
 const EXEC_ASK = ['off', 'on-miss', 'always'];
 const EXEC_SECURITY = ['deny', 'allowlist', 'full'];
@@ -50,20 +50,22 @@ function Choice({ label, value, onChange, options, unset }: { label: string; val
 }
 
 function ConfigForm({ data, models, modelsError, onSaved }: { data: GatewayConfigResponse; models: ModelList | undefined; modelsError: unknown; onSaved: (s: Saved) => void }) {
-  const qc = useQueryClient();
+  // The saved answer is told first; the save stays pending until the config is read again, which re-keys this form.
+  const save = usePatchGatewayConfig({ onSaved: (r) => onSaved({ hotReload: r.hotReloadHint === true }) });
   const initial = currentModel(data.config);
   const [model, setModel] = useState(initial.primary);
   const [fallbacks, setFallbacks] = useState(initial.fallbacks.join(', '));
   const [ask, setAsk] = useState(scalar(data.execAsk));
   const [security, setSecurity] = useState(scalar(data.execSecurity));
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
+  /** Why the form was not sent ("nothing changed"); the server's refusal is save.error. */
+  const [problem, setProblem] = useState<string | null>(null);
+  const error = problem ?? save.error?.message ?? null;
   const providers = providersFromFlags(data.env);
   const refs = models?.models.map((m) => m.ref) ?? [];
   const modelOptions = model !== '' && !refs.includes(model) ? [model, ...refs] : refs;
   const names = new Map(models?.models.map((m) => [m.ref, m.name]));
 
-  async function submit(e: FormEvent<HTMLFormElement>) {
+  function submit(e: FormEvent<HTMLFormElement>) {
     e.preventDefault();
     const form = new FormData(e.currentTarget);
     const patch: GatewayConfigPatch = {};
@@ -80,27 +82,19 @@ function ConfigForm({ data, models, modelsError, onSaved }: { data: GatewayConfi
     });
     if (apiKeys.length > 0) patch.apiKeys = apiKeys;
     if (Object.keys(patch).length === 0) {
-      setError('Nothing changed: there is nothing to save.');
+      setProblem('Nothing changed: there is nothing to save.');
       return;
     }
-    setBusy(true);
-    setError(null);
+    setProblem(null);
     onSaved(null);
-    try {
-      const r = await api<GatewayConfigPatchResult>('/api/system/gateway-config', { method: 'PATCH', body: patch });
-      onSaved({ hotReload: r.hotReloadHint === true });
-      // The refetch re-keys this form: the fields show the saved values and the key fields are empty again.
-      await qc.invalidateQueries({ queryKey: systemKeys.all });
-    } catch (err) {
-      setError(err instanceof Error ? err.message : String(err));
-      setBusy(false);
-    }
+    // The refetch after a save re-keys this form: the fields show the saved values and the key fields are empty again.
+    save.mutate(patch);
   }
 
   return (
-    <form onSubmit={(e) => void submit(e)} className="flex max-w-xl flex-col gap-4" aria-label="Gateway configuration">
+    <form onSubmit={submit} className="flex max-w-xl flex-col gap-4" aria-label="Gateway configuration">
       <Field label="Default model">
-        {({ id, describedBy }) => (
+        {({ id, 'aria-describedby': describedBy }) => (
           <select id={id} aria-describedby={describedBy} className="input" value={model} onChange={(e) => setModel(e.target.value)}>
             {model === '' && <option value="">(not set)</option>}
             {modelOptions.map((ref) => (
@@ -115,7 +109,7 @@ function ConfigForm({ data, models, modelsError, onSaved }: { data: GatewayConfi
         <p className="text-sm text-danger">Could not load the model list: {modelsError instanceof Error ? modelsError.message : String(modelsError)}</p>
       )}
       <Field label="Fallback models" hint="Tried in order when the default model fails. Separate them with commas.">
-        {({ id, describedBy }) => (
+        {({ id, 'aria-describedby': describedBy }) => (
           <input id={id} aria-describedby={describedBy} className="input" value={fallbacks} onChange={(e) => setFallbacks(e.target.value)} placeholder="provider/model, provider/model" />
         )}
       </Field>
@@ -143,8 +137,8 @@ function ConfigForm({ data, models, modelsError, onSaved }: { data: GatewayConfi
         <Choice label="Exec security" value={security} onChange={setSecurity} options={EXEC_SECURITY} unset="(not set)" />
       </div>
       <div>
-        <button type="submit" className="btn btn-primary" disabled={busy}>
-          {busy ? 'Saving…' : 'Save'}
+        <button type="submit" className="btn btn-primary" disabled={save.isPending}>
+          {save.isPending ? 'Saving…' : 'Save'}
         </button>
       </div>
       {error && (

@@ -2,13 +2,13 @@
 // Restart (the same job component as setup), the config form, svc's own
 // version with self-update, what svc wires into the gateway, routing, and
 // the gateway's own tool-loop detection.
+import { useGatewayConfig } from '../../api/system.ts';
 import { ConfigSection } from './ConfigSection.tsx';
 import { LoopDetectionSection } from './LoopDetectionSection.tsx';
 import { ModelRoutingSection } from './ModelRoutingSection.tsx';
 import { SelfVersionCard } from './SelfVersionCard.tsx';
 import { WiringSection } from './WiringSection.tsx';
 import { StatusCard } from './StatusCard.tsx';
-import { useGatewayConfig } from './system-api.ts';
 
 export default function GatewayPage() {
   const cfg = useGatewayConfig();

@@ -6,7 +6,7 @@
 // a global on. Read only while svc is not connected (the file is shown).
 import type { LoopDetectionSwitch, LoopDetectionView } from '../../api/loop-detection.ts';
 import { useLoopDetection, useSetLoopDetection } from '../../api/loop-detection.ts';
-import { ErrorState, Loading } from '../../components/states.tsx';
+import { ErrorState, Loading } from '../../components/States.tsx';
 
 type Agent = LoopDetectionView['agents'][number];
 

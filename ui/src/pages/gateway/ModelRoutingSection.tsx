@@ -10,7 +10,7 @@
 // under its model, each through svc or not and why.
 import { useAgentTokenAction, useConfirmUpstreamHost, useModelRouting, useSetModelRouting, useSyncModelRouting } from '../../api/model-routing.ts';
 import type { ModelRoutingView } from '../../api/types.ts';
-import { ErrorState, Loading } from '../../components/states.tsx';
+import { ErrorState, Loading } from '../../components/States.tsx';
 
 const REASON: Record<NonNullable<ModelRoutingView['agents'][number]['reason']>, string> = {
   oauth: 'Not routed: a login (OAuth) provider; metered from the gateway’s usage',

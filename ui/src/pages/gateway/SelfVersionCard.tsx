@@ -2,9 +2,9 @@
 // until the person asks to check upstream; self-update streams its log
 // through the same job component as the gateway's start.
 import { useState } from 'react';
-import { ErrorState, Loading } from '../../components/states.tsx';
-import { JobProgress, useJob } from '../../features/jobs/index.ts';
-import { useSelfVersion, useSystemJobs } from './system-api.ts';
+import { useSelfVersion } from '../../api/system.ts';
+import { ErrorState, Loading } from '../../components/States.tsx';
+import { JobProgress, useJob, useSystemJobs } from '../../features/jobs/index.ts';
 
 export function SelfVersionCard() {
   const [upstream, setUpstream] = useState(false);

@@ -1,18 +1,15 @@
 // The gateway's status card and its Start / Stop / Restart. Start and
 // restart are streamed jobs (the same JobProgress as setup); stop is a plain
-// JSON call. The status is GET /api/system/status, polled every 5 s while
-// the page is visible.
-import { useQueryClient } from '@tanstack/react-query';
-import { useState, type ReactNode } from 'react';
+// JSON call (useStopGateway: its pending state and answer drive the button
+// and the line under it). The status is GET /api/system/status, polled every
+// 5 s while the page is visible.
+import type { ReactNode } from 'react';
 import { Link } from 'wouter';
-import { api } from '../../api/client.ts';
-import type { GatewayStopResult, SystemStatus } from '../../api/types.ts';
-import { Empty, ErrorState, Loading } from '../../components/states.tsx';
-import { JobProgress, useJob } from '../../features/jobs/index.ts';
+import { useStopGateway, useSystemStatus } from '../../api/system.ts';
+import type { SystemStatus } from '../../api/types.ts';
+import { Empty, ErrorState, Loading } from '../../components/States.tsx';
+import { JobProgress, useJob, useSystemJobs } from '../../features/jobs/index.ts';
 import { formatUptime } from './format.ts';
-import { systemKeys, useSystemJobs, useSystemStatus } from './system-api.ts';
-
-type StopState = { state: 'idle' } | { state: 'busy' } | { state: 'done'; text: string; ok: boolean };
 
 function Row({ term, children }: { term: string; children: ReactNode }) {
   return (
@@ -42,22 +39,16 @@ function Card({ s, gatewayVersion }: { s: SystemStatus; gatewayVersion: string |
 
 export function StatusCard({ gatewayVersion }: { gatewayVersion: string | null }) {
   const status = useSystemStatus(5000);
-  const qc = useQueryClient();
   const jobs = useSystemJobs();
   const job = useJob('gateway');
-  const [stop, setStop] = useState<StopState>({ state: 'idle' });
+  const stop = useStopGateway();
   const jobRunning = job?.state.outcome === 'running';
-
-  async function doStop() {
-    setStop({ state: 'busy' });
-    try {
-      const r = await api<GatewayStopResult>('/api/system/gateway', { method: 'POST', body: { action: 'stop' } });
-      setStop({ state: 'done', ok: r.ok, text: r.ok ? 'Stopped.' : r.message });
-    } catch (err) {
-      setStop({ state: 'done', ok: false, text: err instanceof Error ? err.message : String(err) });
-    }
-    await qc.invalidateQueries({ queryKey: systemKeys.all });
-  }
+  // What the last stop says: the gateway's answer, or why the request failed.
+  const stopped = stop.isSuccess
+    ? { ok: stop.data.ok, text: stop.data.ok ? 'Stopped.' : stop.data.message }
+    : stop.isError
+      ? { ok: false, text: stop.error.message }
+      : null;
 
   let body: ReactNode;
   if (status.isPending) body = <Loading what="gateway status" />;
@@ -74,7 +65,7 @@ export function StatusCard({ gatewayVersion }: { gatewayVersion: string | null }
   } else {
     const s = status.data;
     const start = (action: 'start' | 'restart') => {
-      setStop({ state: 'idle' });
+      stop.reset();
       jobs.gateway(action);
     };
     body = (
@@ -84,15 +75,15 @@ export function StatusCard({ gatewayVersion }: { gatewayVersion: string | null }
           <button type="button" className="btn btn-primary" disabled={s.gateway.running || jobRunning} onClick={() => start('start')}>
             Start
           </button>
-          <button type="button" className="btn btn-danger" disabled={!s.gateway.running || jobRunning || stop.state === 'busy'} onClick={() => void doStop()}>
-            {stop.state === 'busy' ? 'Stopping…' : 'Stop'}
+          <button type="button" className="btn btn-danger" disabled={!s.gateway.running || jobRunning || stop.isPending} onClick={() => stop.mutate()}>
+            {stop.isPending ? 'Stopping…' : 'Stop'}
           </button>
           <button type="button" className="btn" disabled={jobRunning} onClick={() => start('restart')}>
             Restart
           </button>
         </div>
         <div role="status" className="mt-2 text-sm">
-          {stop.state === 'done' && <p className={stop.ok ? undefined : 'text-danger'}>{stop.text}</p>}
+          {stopped && <p className={stopped.ok ? undefined : 'text-danger'}>{stopped.text}</p>}
         </div>
         <JobProgress job={job} />
       </>

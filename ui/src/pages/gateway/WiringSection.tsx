@@ -7,7 +7,7 @@
 import { useState } from 'react';
 import { useGatewayWiring, useReconcileGateway, useSetGatewayWiring, useUndoGatewayWiring } from '../../api/gateway-wiring.ts';
 import type { WiringAgentView, WiringView } from '../../api/types.ts';
-import { ErrorState, Loading } from '../../components/states.tsx';
+import { ErrorState, Loading } from '../../components/States.tsx';
 
 type Verdict = WiringAgentView['attached'];
 

@@ -3,8 +3,8 @@
 // never by anything the browser remembers.
 import { useEffect } from 'react';
 import { useLocation } from 'wouter';
-import { useSystemStatus } from '../../api/system-status.ts';
-import { ErrorState, Loading } from '../../components/states.tsx';
+import { useSystemStatus } from '../../api/system.ts';
+import { ErrorState, Loading } from '../../components/States.tsx';
 
 export default function HomePage() {
   const [, navigate] = useLocation();

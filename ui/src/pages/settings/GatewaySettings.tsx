@@ -7,7 +7,7 @@
 import { useEffect, useId, useState, type FormEvent } from 'react';
 import type { SettingsView } from '../../api/types.ts';
 import { Dialog } from '../../components/Dialog.tsx';
-import { useSaveSettings } from './api.ts';
+import { useSaveSettings } from '../../api/settings.ts';
 import { checkGatewayUrl } from './logic.ts';
 
 function UrlForm({ current }: { current: string }) {

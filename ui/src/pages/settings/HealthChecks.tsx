@@ -1,8 +1,8 @@
 // The boot probe's checks (GET /api/health), each ok / degraded / fatal with
 // its message, and Recheck (POST /api/health/recheck), whose answer replaces
 // the list.
-import { ErrorState, Loading } from '../../components/states.tsx';
-import { useHealth, useRecheck } from './api.ts';
+import { useHealth, useRecheck } from '../../api/health.ts';
+import { ErrorState, Loading } from '../../components/States.tsx';
 import { checkLevel, healthSummary, type CheckLevel } from './logic.ts';
 
 const TONE: Record<CheckLevel, string> = { ok: 'text-ok', degraded: 'text-warn', fatal: 'text-danger' };

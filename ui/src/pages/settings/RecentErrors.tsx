@@ -1,7 +1,7 @@
 // The errors behind the nav's error count: the observability error feed's
 // `error` events of the last 24 hours, newest first (the five latest shown).
-import { useRecentErrors } from '../../app/badges.ts';
-import { ErrorState, Loading } from '../../components/states.tsx';
+import { useRecentErrors } from '../../api/obs.ts';
+import { ErrorState, Loading } from '../../components/States.tsx';
 
 export function RecentErrors() {
   const errors = useRecentErrors();

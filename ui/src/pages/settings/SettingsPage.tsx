@@ -1,8 +1,8 @@
 // Settings and health (`/settings`): the gateway connection (URL and a
 // write-only token), the boot probe's health checks with Recheck, and the
 // recent errors behind the nav's error count.
-import { ErrorState, Loading } from '../../components/states.tsx';
-import { useSettings } from './api.ts';
+import { useSettings } from '../../api/settings.ts';
+import { ErrorState, Loading } from '../../components/States.tsx';
 import { GatewaySettings } from './GatewaySettings.tsx';
 import { HealthChecks } from './HealthChecks.tsx';
 import { RecentErrors } from './RecentErrors.tsx';

@@ -1,12 +1,10 @@
 // Setup's configure step: auto-configure first (a key svc already has, or
 // the gateway's ChatGPT login); `needsKey` shows the provider-key form,
-// `needsCodexAuth` the login command with a Copy button.
+// `needsCodexAuth` the login command with a Copy button. Either write reads
+// the status again when it worked (api/system.ts), which marks the step done.
 import { useState } from 'react';
-import { api } from '../../api/client.ts';
-import type { AutoConfigureResponse } from '../../api/types.ts';
+import { useAutoConfigureGateway } from '../../api/system.ts';
 import { KeyForm } from './KeyForm.tsx';
-
-type Auto = { state: 'idle' } | { state: 'busy' } | { state: 'done'; result: AutoConfigureResponse } | { state: 'error'; message: string };
 
 function CopyCommand({ command }: { command: string }) {
   const [note, setNote] = useState('');
@@ -30,22 +28,11 @@ function CopyCommand({ command }: { command: string }) {
   );
 }
 
-export function ConfigureStep({ configured, onChange }: { configured: boolean; onChange: () => void }) {
-  const [auto, setAuto] = useState<Auto>({ state: 'idle' });
+export function ConfigureStep({ configured }: { configured: boolean }) {
+  const auto = useAutoConfigureGateway();
   const [showForm, setShowForm] = useState(false);
 
-  async function runAuto() {
-    setAuto({ state: 'busy' });
-    try {
-      const result = await api<AutoConfigureResponse>('/api/system/auto-configure-gateway', { method: 'POST' });
-      setAuto({ state: 'done', result });
-      if (result.ok) onChange();
-    } catch (err) {
-      setAuto({ state: 'error', message: err instanceof Error ? err.message : String(err) });
-    }
-  }
-
-  const result = auto.state === 'done' ? auto.result : null;
+  const result = auto.data ?? null;
   const needsKey = result !== null && !result.ok && 'needsKey' in result;
   const codex = result !== null && !result.ok && 'needsCodexAuth' in result ? result.loginCommand : null;
   return (
@@ -56,8 +43,8 @@ export function ConfigureStep({ configured, onChange }: { configured: boolean; o
           : 'svc writes the gateway\u2019s config: first it looks for a provider key or login you already have.'}
       </p>
       <div className="flex flex-wrap gap-2">
-        <button type="button" className={configured ? 'btn' : 'btn btn-primary'} disabled={auto.state === 'busy'} onClick={() => void runAuto()}>
-          {auto.state === 'busy' ? 'Configuring…' : 'Configure automatically'}
+        <button type="button" className={configured ? 'btn' : 'btn btn-primary'} disabled={auto.isPending} onClick={() => auto.mutate()}>
+          {auto.isPending ? 'Configuring…' : 'Configure automatically'}
         </button>
         {!needsKey && !showForm && (
           <button type="button" className="btn" onClick={() => setShowForm(true)}>
@@ -73,9 +60,9 @@ export function ConfigureStep({ configured, onChange }: { configured: boolean; o
         )}
         {needsKey && <p>No provider key or login found. Enter a provider key below.</p>}
       </div>
-      {auto.state === 'error' && (
+      {auto.error && (
         <p role="alert" className="text-danger">
-          {auto.message}
+          {auto.error.message}
         </p>
       )}
       {codex !== null && (
@@ -85,7 +72,7 @@ export function ConfigureStep({ configured, onChange }: { configured: boolean; o
           <p className="text-muted">Or enter a provider key instead.</p>
         </div>
       )}
-      {(needsKey || codex !== null || showForm) && <KeyForm onConfigured={onChange} />}
+      {(needsKey || codex !== null || showForm) && <KeyForm />}
     </>
   );
 }

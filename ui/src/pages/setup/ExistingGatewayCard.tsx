@@ -5,7 +5,7 @@
 // no card. svc already connected to it: the card says so. The steps below
 // stay for a fresh gateway.
 import { useId, type ReactNode } from 'react';
-import { type ExistingGateway, useConnectExistingGateway, useExistingGateway } from '../gateway/system-api.ts';
+import { type ExistingGateway, useConnectExistingGateway, useExistingGateway } from '../../api/system.ts';
 
 function tokenText(g: ExistingGateway): string {
   if (!g.tokenPresent) return g.tokenVariable ? `its config names the token variable ${g.tokenVariable}, which is not set` : 'no gateway token was found';

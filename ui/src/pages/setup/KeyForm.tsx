@@ -1,50 +1,36 @@
 // The provider-key form of setup's configure step: POST configure-gateway
 // with a provider, its key (write-only: a password field, read from the form
-// at submit and cleared after; never kept in state or a query cache), an
-// optional model and, under Advanced, the gateway's port. The server's 400
+// at submit and cleared after a save; it is in the request only, never in a
+// query cache, and the mutation that sent it leaves the mutation cache with
+// the form), an optional model and, under Advanced, the gateway's port. The server's 400
 // strings are shown as they come.
-import { useState, type FormEvent } from 'react';
-import { api } from '../../api/client.ts';
-import type { ConfigureGatewayResult } from '../../api/types.ts';
-import { ErrorState, Loading } from '../../components/states.tsx';
-import { Field } from '../gateway/Field.tsx';
-import { providersFromFlags } from '../gateway/providers.ts';
-import { useGatewayConfig } from '../gateway/system-api.ts';
+import type { FormEvent } from 'react';
+import { useConfigureGateway, useGatewayConfig } from '../../api/system.ts';
+import { ErrorState, Loading } from '../../components/States.tsx';
+import { FormField as Field } from '../../components/FormField.tsx';
+import { providersFromFlags } from '../../lib/providers.ts';
 
-type Outcome = { ok: true; gatewayUrl: string } | { ok: false; message: string } | null;
-
-export function KeyForm({ onConfigured }: { onConfigured: () => void }) {
+export function KeyForm() {
   const cfg = useGatewayConfig();
-  const [busy, setBusy] = useState(false);
-  const [outcome, setOutcome] = useState<Outcome>(null);
+  const configure = useConfigureGateway();
   if (cfg.isPending) return <Loading what="providers" />;
   if (cfg.error) return <ErrorState error={cfg.error} retry={() => void cfg.refetch()} />;
   const providers = providersFromFlags(cfg.data.env);
 
-  async function submit(e: FormEvent<HTMLFormElement>) {
+  function submit(e: FormEvent<HTMLFormElement>) {
     e.preventDefault();
     const form = e.currentTarget;
     const data = new FormData(form);
     const text = (name: string) => String(data.get(name) ?? '').trim();
-    const body: Record<string, unknown> = { provider: text('provider') };
+    const body: Parameters<typeof configure.mutate>[0] = { provider: text('provider') };
     if (text('apiKey')) body.apiKey = text('apiKey');
     if (text('model')) body.model = text('model');
     if (text('gatewayPort')) body.gatewayPort = Number(text('gatewayPort'));
-    setBusy(true);
-    try {
-      const r = await api<ConfigureGatewayResult>('/api/system/configure-gateway', { method: 'POST', body });
-      form.reset();
-      setOutcome({ ok: true, gatewayUrl: r.gatewayUrl });
-      onConfigured();
-    } catch (err) {
-      setOutcome({ ok: false, message: err instanceof Error ? err.message : String(err) });
-    } finally {
-      setBusy(false);
-    }
+    configure.mutate(body, { onSuccess: () => form.reset() });
   }
 
   return (
-    <form onSubmit={(e) => void submit(e)} className="flex max-w-md flex-col gap-3" aria-label="Configure with a provider key">
+    <form onSubmit={submit} className="flex max-w-md flex-col gap-3" aria-label="Configure with a provider key">
       <Field label="Provider">
         {({ id }) => (
           <select id={id} name="provider" className="input" defaultValue={providers[0]?.id}>
@@ -69,16 +55,16 @@ export function KeyForm({ onConfigured }: { onConfigured: () => void }) {
         </div>
       </details>
       <div>
-        <button type="submit" className="btn btn-primary" disabled={busy}>
-          {busy ? 'Saving…' : 'Save and configure'}
+        <button type="submit" className="btn btn-primary" disabled={configure.isPending}>
+          {configure.isPending ? 'Saving…' : 'Save and configure'}
         </button>
       </div>
-      {outcome?.ok === false && (
+      {configure.error && (
         <p role="alert" className="text-danger">
-          {outcome.message}
+          {configure.error.message}
         </p>
       )}
-      {outcome?.ok === true && <p role="status">Configured: the gateway will listen at {outcome.gatewayUrl}.</p>}
+      {configure.data && <p role="status">Configured: the gateway will listen at {configure.data.gatewayUrl}.</p>}
     </form>
   );
 }

@@ -1,10 +1,10 @@
 // Setup's pairing step: one button, POST /api/system/approve-device, which
 // approves svc's own pending pairing request at the gateway. Its answer is
-// kept outside the component (pairStore) so it is still shown after
+// the last approve-device mutation of this tab (useLastApproveDevice,
+// api/system.ts), kept in the mutation cache, so it is still shown after
 // navigating away and back; GET /api/system/status does not report pairing.
-import { ApiError, api } from '../../api/client.ts';
-import type { ApproveDeviceResult } from '../../api/types.ts';
-import { createStore, useStore } from '../../lib/store.ts';
+import { useApproveDevice, useLastApproveDevice, type ApproveDeviceState } from '../../api/system.ts';
+import { ApiError } from '../../api/errors.ts';
 
 export type PairState =
   | { state: 'idle' }
@@ -13,28 +13,30 @@ export type PairState =
   | { state: 'none-pending'; message: string; details: string | null }
   | { state: 'error'; message: string };
 
-export const pairStore = createStore<PairState>({ state: 'idle' });
+/** What the last pairing attempt says; a 404 means nothing waits for approval. */
+export function pairStateOf(m: ApproveDeviceState | undefined): PairState {
+  if (!m || m.status === 'idle') return { state: 'idle' };
+  if (m.status === 'pending') return { state: 'busy' };
+  if (m.status === 'success') return { state: 'approved', requestId: m.data?.requestId ?? '' };
+  const err = m.error;
+  if (err instanceof ApiError && err.status === 404) {
+    const details = (err.body as { details?: unknown } | undefined)?.details;
+    return { state: 'none-pending', message: err.message, details: typeof details === 'string' ? details : null };
+  }
+  return { state: 'error', message: err instanceof Error ? err.message : String(err) };
+}
+
+/** The pairing state the setup page shows, whichever component started the last attempt. */
+export function usePairState(): PairState {
+  return pairStateOf(useLastApproveDevice());
+}
 
 /** Pairing is settled when svc's device was approved or nothing waits for approval. */
 export const pairSettled = (p: PairState) => p.state === 'approved' || p.state === 'none-pending';
 
-async function pair(): Promise<void> {
-  pairStore.set({ state: 'busy' });
-  try {
-    const r = await api<ApproveDeviceResult>('/api/system/approve-device', { method: 'POST' });
-    pairStore.set({ state: 'approved', requestId: r.requestId });
-  } catch (err) {
-    if (err instanceof ApiError && err.status === 404) {
-      const details = (err.body as { details?: unknown } | undefined)?.details;
-      pairStore.set({ state: 'none-pending', message: err.message, details: typeof details === 'string' ? details : null });
-    } else {
-      pairStore.set({ state: 'error', message: err instanceof Error ? err.message : String(err) });
-    }
-  }
-}
-
 export function PairStep({ running }: { running: boolean }) {
-  const p = useStore(pairStore);
+  const approve = useApproveDevice();
+  const p = usePairState();
   return (
     <>
       <p>
@@ -43,7 +45,7 @@ export function PairStep({ running }: { running: boolean }) {
       </p>
       {!running && <p className="text-muted">Start the gateway first.</p>}
       <div>
-        <button type="button" className="btn btn-primary" disabled={!running || p.state === 'busy'} onClick={() => void pair()}>
+        <button type="button" className="btn btn-primary" disabled={!running || p.state === 'busy'} onClick={() => approve.mutate()}>
           {p.state === 'busy' ? 'Pairing…' : 'Pair svc with the gateway'}
         </button>
       </div>

@@ -6,29 +6,25 @@
 // /api/system/status (never from browser storage) and is refetched after
 // every step; the installs and the start are jobs (features/jobs) that
 // survive navigation.
-import { useQueryClient } from '@tanstack/react-query';
 import { Link } from 'wouter';
+import { useSystemStatus } from '../../api/system.ts';
 import type { SystemStatus } from '../../api/types.ts';
-import { ErrorState, Loading } from '../../components/states.tsx';
-import { JobProgress, useJob } from '../../features/jobs/index.ts';
-import { useStore } from '../../lib/store.ts';
-import { JOB_LABEL, systemKeys, useSystemJobs, useSystemStatus } from '../gateway/system-api.ts';
+import { ErrorState, Loading } from '../../components/States.tsx';
+import { JOB_LABEL, JobProgress, useJob, useSystemJobs } from '../../features/jobs/index.ts';
 import { ConfigureStep } from './ConfigureStep.tsx';
 import { ExistingGatewayCard } from './ExistingGatewayCard.tsx';
 import { NodeStep, nodeFits } from './NodeStep.tsx';
-import { PairStep, pairSettled, pairStore } from './PairStep.tsx';
+import { PairStep, pairSettled, usePairState } from './PairStep.tsx';
 import { Step } from './Step.tsx';
 
 function Steps({ s }: { s: SystemStatus }) {
-  const qc = useQueryClient();
   const jobs = useSystemJobs();
   // One install at a time (the server's rule): the Node install and the CLI install share the slot.
   const install = useJob('install-gateway');
   const nodeJob = install?.label === JOB_LABEL.installNode ? install : undefined;
   const cliJob = install?.label === JOB_LABEL.installNode ? undefined : install;
   const gateway = useJob('gateway');
-  const pair = useStore(pairStore);
-  const refetch = () => void qc.invalidateQueries({ queryKey: systemKeys.status });
+  const pair = usePairState();
   const nodeOk = nodeFits(s.node);
   const installed = s.gatewayCli.installed;
   const configured = s.gatewayCli.configExists && s.gatewayCli.envExists;
@@ -58,7 +54,7 @@ function Steps({ s }: { s: SystemStatus }) {
           <JobProgress job={cliJob} />
         </Step>
         <Step n={3} title="Configure the gateway" done={configured}>
-          <ConfigureStep configured={configured} onChange={refetch} />
+          <ConfigureStep configured={configured} />
         </Step>
         <Step n={4} title="Start the gateway" done={running}>
           <p>

@@ -4,12 +4,15 @@
 // context). Either step can be skipped; the composer unlocks once both flags
 // are set.
 import { useState } from 'react';
+import type { usePatchOnboarding } from '../../api/team-settings.ts';
 import type { Onboarding as OnboardingState } from '../../api/types.ts';
-import { USER_INTRO_MAX, type useOnboarding } from './use-onboarding.ts';
-import type { Speaker } from './use-roster.ts';
+import { TEXT_CAP } from '../../features/teams/index.ts';
 import { messageOf } from './messages.ts';
+import type { Speaker } from './use-roster.ts';
 
-type Patch = ReturnType<typeof useOnboarding>['patch'];
+type Patch = ReturnType<typeof usePatchOnboarding>;
+/** Spec "Limits": userIntroText. */
+const USER_INTRO_MAX = TEXT_CAP;
 
 const fmt = (n: number) => n.toLocaleString('en-US');
 

@@ -2,12 +2,12 @@
 // on first use, then the roster, the transcript and the composer, the team's
 // tasks and pending approvals, and links to its board and settings.
 import { Link } from 'wouter';
+import { useOnboarding, usePatchOnboarding } from '../../api/team-settings.ts';
+import { useTeam } from '../../api/teams.ts';
 import type { Team } from '../../api/types.ts';
-import { Empty, ErrorState, Loading } from '../../components/states.tsx';
-import { useTeam } from '../../features/teams/index.ts';
+import { Empty, ErrorState, Loading } from '../../components/States.tsx';
 import { ChatView } from './ChatView.tsx';
 import { OnboardingGate } from './Onboarding.tsx';
-import { useOnboarding } from './use-onboarding.ts';
 import { useRoster } from './use-roster.ts';
 
 function Header({ team }: { team: Team }) {
@@ -33,7 +33,8 @@ function Header({ team }: { team: Team }) {
 
 function TeamChat({ team }: { team: Team }) {
   const roster = useRoster(team);
-  const { query, patch } = useOnboarding(team.id);
+  const query = useOnboarding(team.id);
+  const patch = usePatchOnboarding(team.id);
   let body;
   if (query.isPending || roster.isPending) body = <Loading what="the team" />;
   else if (query.error) body = <ErrorState error={query.error} retry={() => void query.refetch()} />;

@@ -1,10 +1,11 @@
 // The chat's side panel: the team's task cards (its board, kept live by the
 // stream's `event: board` frames) and the inline tray of its pending approvals.
 import { Link, useLocation } from 'wouter';
+import { useBoard } from '../../api/board.ts';
 import type { Task } from '../../api/types.ts';
-import { ErrorState } from '../../components/states.tsx';
-import { ApprovalTray } from '../../features/approvals/ApprovalTray.tsx';
-import { TaskCard, useBoard } from '../../features/board/index.ts';
+import { ErrorState } from '../../components/States.tsx';
+import { ApprovalTray } from '../../features/approvals/index.ts';
+import { TaskCard } from '../../features/board/index.ts';
 
 /** Open work first, then the finished; newest first within each. */
 const ORDER: Record<Task['status'], number> = { in_progress: 0, in_review: 1, blocked: 2, todo: 3, done: 4, cancelled: 5 };

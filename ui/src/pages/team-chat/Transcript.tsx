@@ -6,7 +6,7 @@
 // sits under the hand-over that started it (Handover.tsx), its live text too.
 import { useLayoutEffect, useRef, useState } from 'react';
 import type { ChatItem, ChatState, LiveBubble } from '../../features/chat/index.ts';
-import { Empty } from '../../components/states.tsx';
+import { Empty } from '../../components/States.tsx';
 import { LiveItem } from './Bubbles.tsx';
 import { ItemView, type ItemActions } from './Handover.tsx';
 
@@ -19,7 +19,7 @@ export interface TranscriptProps {
   /** Live bubbles not nested under a hand-over. */
   live: readonly LiveBubble[];
   nameOf: (agentId: string | null) => string;
-  earlier: { has: boolean; busy: boolean; error: string | null; load: () => Promise<void> };
+  earlier: { has: boolean; busy: boolean; error: string | null; load: () => void };
   onRetry: (entryId: string) => void;
   onDiscard: (entryId: string) => void;
   /** Changes when the person sends: the view goes to the bottom. */
@@ -69,7 +69,7 @@ export function Transcript({ state, items, live, nameOf, earlier, onRetry, onDis
   const loadEarlier = () => {
     const el = ref.current;
     if (el) restore.current = { height: el.scrollHeight, top: el.scrollTop };
-    void earlier.load();
+    earlier.load();
   };
   const fresh = awayAt === null ? 0 : state.received - awayAt;
   const actions: ItemActions = { nameOf, onRetry, onDiscard };

@@ -1,5 +1,5 @@
 // Words the team chat page shows that are not the server's own.
-import { ApiError } from '../../api/client.ts';
+import { ApiError } from '../../api/errors.ts';
 
 /** The server's message as it is (the spec's strings), or what went wrong on the way. */
 export function messageOf(err: unknown): string {

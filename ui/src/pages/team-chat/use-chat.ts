@@ -1,22 +1,22 @@
 // A team's chat as server state: the transcript, the live bubbles and the
-// agents' statuses in the react-query cache under ['team-chat', teamId],
-// patched by the team's chat stream and by the person's sends. Leaving the
+// agents' statuses in the react-query cache under teamChatKeys.transcript
+// (api/team-chat.ts), patched by the team's chat stream and by the person's
+// sends (useSendTeamMessage) through the chat reducer (features/chat). Leaving the
 // page keeps the cache; coming back resumes the stream from its cursor
 // (`?since=`), and the browser's EventSource resumes a dropped connection
 // with Last-Event-ID by itself. Frames are applied in order, once per
 // animation frame: a run streaming hundreds of deltas a second re-renders the
 // page at most once a frame (a delta replaces the text, so nothing is lost).
-import { useMutation, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
+import { useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect, useMemo, useRef } from 'react';
-import { api } from '../../api/client.ts';
+import { boardKeys } from '../../api/board.ts';
 import { useEventStream } from '../../api/event-stream.ts';
-import { applyBoardFrame, boardKey } from '../../features/board/index.ts';
+import { teamChatKeys, teamStreamUrl, useSendTeamMessage, useStopTeamChat } from '../../api/team-chat.ts';
+import { applyBoardFrame } from '../../features/board/index.ts';
 import {
   chatReducer, initialChatState, parseDeltaFrame, parseRowFrame, parseStatusFrame, type ChatAction, type ChatState,
 } from '../../features/chat/index.ts';
 import { messageOf } from './messages.ts';
-
-export const chatKey = (teamId: string) => ['team-chat', teamId] as const;
 
 /** A client-minted entry id: randomUUID where the page is a secure context, else the same shape from getRandomValues. */
 export function newEntryId(): string {
@@ -30,7 +30,7 @@ export function newEntryId(): string {
 
 export function chatDispatch(qc: QueryClient, teamId: string, actions: readonly ChatAction[]): void {
   if (actions.length === 0) return;
-  qc.setQueryData<ChatState>(chatKey(teamId), (s) => actions.reduce(chatReducer, s ?? initialChatState(teamId)));
+  qc.setQueryData<ChatState>(teamChatKeys.transcript(teamId), (s) => actions.reduce(chatReducer, s ?? initialChatState(teamId)));
 }
 
 /** Queues stream actions and applies them together on the next animation frame (or soon, in a hidden tab). */
@@ -63,7 +63,7 @@ function useFrameQueue(apply: (actions: ChatAction[]) => void) {
 
 export function useChat(teamId: string) {
   const qc = useQueryClient();
-  const key = chatKey(teamId);
+  const key = teamChatKeys.transcript(teamId);
   const { data } = useQuery({
     queryKey: key,
     // Only the stream and the sends write this entry; a refetch hands back what is cached.
@@ -78,8 +78,8 @@ export function useChat(teamId: string) {
 
   // Fixed per mount: resume after what the cache already holds. Reconnects then carry Last-Event-ID.
   const url = useMemo(() => {
-    const cursor = qc.getQueryData<ChatState>(chatKey(teamId))?.cursor ?? 0;
-    return `/api/teams/${encodeURIComponent(teamId)}/chat/stream${cursor > 0 ? `?since=${cursor}` : ''}`;
+    const cursor = qc.getQueryData<ChatState>(teamChatKeys.transcript(teamId))?.cursor ?? 0;
+    return teamStreamUrl(teamId, cursor);
   }, [qc, teamId]);
   useEffect(() => {
     apply([{ type: 'reset' }]);
@@ -104,34 +104,32 @@ export function useChat(teamId: string) {
       frames.flush();
       apply([{ type: 'reset' }]);
       // Board frames sent while the stream was down are gone: reload the board.
-      void qc.invalidateQueries({ queryKey: boardKey(teamId) });
+      void qc.invalidateQueries({ queryKey: boardKeys.list(teamId) });
     },
   });
 
+  // mutateAsync: each send settles on its own, however many are in flight.
+  const { mutateAsync: sendMessage } = useSendTeamMessage(teamId);
   const post = useCallback(
     (entryId: string, text: string, targetAgentId: string | null) => {
       apply([{ type: 'send', entryId, text, targetAgentId }]);
-      const body = { message: text, entryId, ...(targetAgentId ? { targetAgentId } : {}) };
-      api(`/api/teams/${encodeURIComponent(teamId)}/chat`, { method: 'POST', body }).then(
+      sendMessage({ entryId, text, targetAgentId }).then(
         () => apply([{ type: 'sent', entryId }]),
         (err: unknown) => apply([{ type: 'sendFailed', entryId, error: messageOf(err) }]),
       );
     },
-    [apply, teamId],
+    [apply, sendMessage],
   );
   const send = useCallback((text: string, targetAgentId: string | null) => post(newEntryId(), text, targetAgentId), [post]);
   const retry = useCallback(
     (entryId: string) => {
-      const p = qc.getQueryData<ChatState>(chatKey(teamId))?.pending.find((x) => x.entryId === entryId);
+      const p = qc.getQueryData<ChatState>(teamChatKeys.transcript(teamId))?.pending.find((x) => x.entryId === entryId);
       // The same entryId again: the server stores and sends a message once, however often it is posted.
       if (p) post(p.entryId, p.text, p.targetAgentId);
     },
     [post, qc, teamId],
   );
   const discard = useCallback((entryId: string) => apply([{ type: 'discard', entryId }]), [apply]);
-  const stop = useMutation({
-    mutationFn: () => api(`/api/teams/${encodeURIComponent(teamId)}/chat/stop`, { method: 'POST' }),
-    onMutate: () => apply([{ type: 'stopRequested' }]),
-  });
+  const stop = useStopTeamChat(teamId, { onMutate: () => apply([{ type: 'stopRequested' }]) });
   return { state, send, retry, discard, stop, stream };
 }

@@ -1,14 +1,16 @@
 // "Load earlier": pages back through GET /api/chat-history for each of the
-// team's session keys, merged without a gap (features/chat/transcript-merge.ts),
-// into the chat cache's `older` block.
-import { useQueryClient } from '@tanstack/react-query';
-import { useCallback, useState } from 'react';
-import { api } from '../../api/client.ts';
-import type { HistoryPage, TranscriptEntry } from '../../api/types.ts';
+// team's session keys (fetchHistoryPage, api/team-chat.ts), merged without a
+// gap (features/chat/transcript-merge.ts), into the chat cache's `older`
+// block. One click is one mutation: its pending state and error are what the
+// button and the line under it say.
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useCallback } from 'react';
+import { fetchHistoryPage, teamChatKeys } from '../../api/team-chat.ts';
+import type { TranscriptEntry } from '../../api/types.ts';
 import {
   addPage, keysToFetch, reveal, startPaging, teamFallbackSessionKey, teamSessionKey, toEntry, type ChatState, type Paging,
 } from '../../features/chat/index.ts';
-import { chatDispatch, chatKey } from './use-chat.ts';
+import { chatDispatch } from './use-chat.ts';
 import { messageOf } from './messages.ts';
 
 /** Rows per key per request (the route allows 1-500). */
@@ -17,23 +19,15 @@ export const HISTORY_PAGE = 100;
 const MAX_ROUNDS = 5;
 
 async function readPage(sessionKey: string, before: number): Promise<{ entries: TranscriptEntry[]; nextBefore: number | null }> {
-  const q = new URLSearchParams({ sessionKey, before: String(before), limit: String(HISTORY_PAGE) });
-  const page = await api<HistoryPage>(`/api/chat-history?${q}`);
+  const page = await fetchHistoryPage(sessionKey, before, HISTORY_PAGE);
   const entries = page.entries.map(toEntry).filter((e): e is TranscriptEntry => e !== null);
   return { entries, nextBefore: page.nextBefore };
 }
 
 export function useLoadEarlier(teamId: string, speakerIds: readonly string[]) {
   const qc = useQueryClient();
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
-  const load = useCallback(async () => {
-    const current = () => qc.getQueryData<ChatState>(chatKey(teamId));
-    const s = current();
-    if (!s || busy) return;
-    setBusy(true);
-    setError(null);
-    try {
+  const older = useMutation({
+    mutationFn: async (s: ChatState) => {
       let paging: Paging | null = s.paging;
       if (paging === null) {
         // Every key the stream covers (members, the lead, the fallback) and any other key a held row came from.
@@ -54,11 +48,13 @@ export function useLoadEarlier(teamId: string, speakerIds: readonly string[]) {
         if (keys.length === 0) break;
       }
       chatDispatch(qc, teamId, [{ type: 'older', paging, revealed }]);
-    } catch (err) {
-      setError(messageOf(err));
-    } finally {
-      setBusy(false);
-    }
-  }, [busy, qc, speakerIds, teamId]);
-  return { load, busy, error };
+    },
+  });
+  const { isPending: busy, mutate } = older;
+  const load = useCallback(() => {
+    const s = qc.getQueryData<ChatState>(teamChatKeys.transcript(teamId));
+    if (!s || busy) return;
+    mutate(s);
+  }, [busy, mutate, qc, teamId]);
+  return { load, busy, error: older.error ? messageOf(older.error) : null };
 }

@@ -4,9 +4,9 @@
 // agent, else the global lead (GET /api/lead/override), else the oldest
 // member. The lead may be outside the team (a global lead); it can still be
 // addressed, as on the server.
-import { useQuery } from '@tanstack/react-query';
-import { api } from '../../api/client.ts';
-import type { Agent, LeadOverrideView, Team } from '../../api/types.ts';
+import { useAllAgents } from '../../api/agents.ts';
+import { useLeadOverride } from '../../api/lead.ts';
+import type { Agent, Team } from '../../api/types.ts';
 
 export interface Speaker {
   id: string;
@@ -18,10 +18,6 @@ export interface Speaker {
   storedStatus: string;
 }
 
-/** Every agent, archived included (one read serves the roster and the lead lookup). */
-export const agentsKey = ['agents', { includeArchived: true }] as const;
-export const leadOverrideKey = ['lead', 'override'] as const;
-
 export interface Roster {
   speakers: Speaker[];
   lead: Speaker | null;
@@ -31,21 +27,14 @@ export interface Roster {
 }
 
 export function useRoster(team: Team | undefined): Roster {
-  const agents = useQuery({
-    queryKey: agentsKey,
-    queryFn: ({ signal }) => api<{ agents: Agent[] }>('/api/agents?includeArchived=true', { signal }).then((r) => r.agents),
-    enabled: team !== undefined,
-  });
+  // Every agent, archived included: one read serves the roster and the lead lookup.
+  const agents = useAllAgents({ enabled: team !== undefined });
   const all = agents.data ?? [];
   const live = (id: string | null | undefined) => (id ? all.find((a) => a.id === id && a.isArchived === 0) : undefined);
   const members = team ? all.filter((a) => a.teamId === team.id && a.isArchived === 0) : [];
   const leader = live(team?.leaderAgentId);
   const needGlobal = agents.isSuccess && leader === undefined;
-  const override = useQuery({
-    queryKey: leadOverrideKey,
-    queryFn: ({ signal }) => api<LeadOverrideView>('/api/lead/override', { signal }),
-    enabled: needGlobal,
-  });
+  const override = useLeadOverride({ enabled: needGlobal });
   const leadAgent = leader ?? live(override.data?.effective?.agentId) ?? (needGlobal && !override.isPending ? members[0] : undefined);
   const toSpeaker = (a: Agent, member: boolean): Speaker => ({ id: a.id, name: a.name, isLead: a.id === leadAgent?.id, member, storedStatus: a.status });
   const speakers = members.map((a) => toSpeaker(a, true));

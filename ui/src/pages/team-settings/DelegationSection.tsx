@@ -2,12 +2,13 @@
 // the gateway with `sessions_spawn`. svc writes the lists from the roster (the
 // lead: its members; members: nothing, or each other with sub-delegation on);
 // what is shown is what the gateway's config holds now.
-import { useAgents } from '../../features/teams/useAgents.ts';
+import { useAgents } from '../../api/agents.ts';
+import { useDelegation, useSetSubDelegation } from '../../api/team-settings.ts';
 import { Section } from './Section.tsx';
-import { useDelegation } from './useDelegation.ts';
 
 export function DelegationSection({ teamId }: { teamId: string }) {
-  const { query, save } = useDelegation(teamId);
+  const query = useDelegation(teamId);
+  const save = useSetSubDelegation(teamId);
   const agents = useAgents();
   const view = query.data;
   const rows = Object.entries(view?.allowAgents ?? {});

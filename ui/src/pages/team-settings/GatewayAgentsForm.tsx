@@ -3,10 +3,11 @@
 // one agent, `main`).
 import { useState, type FormEvent } from 'react';
 import { Link } from 'wouter';
-import { useGatewayAgents } from '../../features/teams/useGatewayAgents.ts';
+import { useCreateGatewayAgent, useGatewayAgents } from '../../api/gateway-agents.ts';
 
 export function GatewayAgentsForm({ memberIds, onAdd, busy }: { memberIds: readonly string[]; onAdd: (id: string, name: string) => void; busy: boolean }) {
-  const { query, create } = useGatewayAgents();
+  const query = useGatewayAgents();
+  const create = useCreateGatewayAgent();
   const [pick, setPick] = useState('');
   const [name, setName] = useState('');
   const candidates = (query.data?.agents ?? []).filter((a) => !memberIds.includes(a.id));

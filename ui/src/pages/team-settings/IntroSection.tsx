@@ -1,13 +1,13 @@
 // The user's intro from the onboarding state (PATCH
 // /api/teams/:id/onboarding { userIntroText }, at most 4,000 characters):
 // injected into the team context of every group-chat message.
-import { TEXT_CAP } from '../../features/teams/text-limit.ts';
-import { TextSetting } from '../../features/teams/TextSetting.tsx';
+import { useOnboarding, usePatchOnboarding } from '../../api/team-settings.ts';
+import { TEXT_CAP, TextSetting } from '../../features/teams/index.ts';
 import { Section } from './Section.tsx';
-import { useOnboarding } from './useTeamSettings.ts';
 
 export function IntroSection({ teamId }: { teamId: string }) {
-  const { query, save } = useOnboarding(teamId);
+  const query = useOnboarding(teamId);
+  const save = usePatchOnboarding(teamId);
   const o = query.data;
   return (
     <Section title="Your introduction" id="intro-title" state={query} what="onboarding">
@@ -21,7 +21,8 @@ export function IntroSection({ teamId }: { teamId: string }) {
             rows={5}
             hint="Sent with every group-chat message as part of the team's context."
             saveLabel="Save introduction"
-            onSave={(text) => save.mutateAsync({ userIntroText: text })}
+            save={save}
+            variables={(text) => ({ userIntroText: text })}
           />
           <p className="text-sm text-muted">
             Onboarding: agents {o.agentsIntroduced ? 'introduced' : 'not introduced yet'}; you{' '}

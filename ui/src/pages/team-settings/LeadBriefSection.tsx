@@ -1,11 +1,13 @@
 // The team's lead brief (the lead routes: PUT/DELETE
 // /api/lead/team-briefs/:teamId): what the team lead knows about this team.
-import { TextSetting } from '../../features/teams/TextSetting.tsx';
+import { useClearLeadBrief, useLeadBrief, useSaveLeadBrief } from '../../api/lead.ts';
+import { TextSetting } from '../../features/teams/index.ts';
 import { Section } from './Section.tsx';
-import { useLeadBrief } from './useTeamSettings.ts';
 
 export function LeadBriefSection({ teamId }: { teamId: string }) {
-  const { query, save, clear } = useLeadBrief(teamId);
+  const query = useLeadBrief(teamId);
+  const save = useSaveLeadBrief(teamId);
+  const clear = useClearLeadBrief(teamId);
   const content = query.data?.content ?? null;
   return (
     <Section title="Lead brief" id="brief-title" state={query}>
@@ -17,7 +19,8 @@ export function LeadBriefSection({ teamId }: { teamId: string }) {
           rows={6}
           hint="The lead reads this with the team's activity summary (its first 900 characters go into the summary)."
           saveLabel="Save brief"
-          onSave={(text) => save.mutateAsync(text)}
+          save={save}
+          variables={(text) => text}
           extra={
             content !== null && (
               <button type="button" className="btn" disabled={clear.isPending} onClick={() => clear.mutate()}>

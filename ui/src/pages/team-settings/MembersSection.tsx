@@ -4,17 +4,18 @@
 // /api/teams/:id/agents makes the row), remove (the agent is kept), and the
 // team's leader (PATCH /api/teams/:id { leaderAgentId }).
 import { useState, type FormEvent } from 'react';
+import { useAgents } from '../../api/agents.ts';
+import { useAssignAgent, usePatchTeam, useTeams, useUnassignAgent } from '../../api/teams.ts';
 import type { Team } from '../../api/types.ts';
-import { useAgents } from '../../features/teams/useAgents.ts';
-import { useTeamMutations } from '../../features/teams/useTeamMutations.ts';
-import { useTeams } from '../../features/teams/useTeams.ts';
 import { GatewayAgentsForm } from './GatewayAgentsForm.tsx';
 import { Section } from './Section.tsx';
 
 export function MembersSection({ team, memberIds }: { team: Team; memberIds: readonly string[] }) {
   const agents = useAgents();
   const teams = useTeams({ includeArchived: true });
-  const { assign, unassign, patch } = useTeamMutations();
+  const assign = useAssignAgent();
+  const unassign = useUnassignAgent();
+  const patch = usePatchTeam();
   const [pick, setPick] = useState('');
   const [byId, setById] = useState('');
   const [byName, setByName] = useState('');

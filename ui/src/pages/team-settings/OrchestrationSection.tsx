@@ -2,11 +2,12 @@
 // `team-server-orchestrated:<id>`, through GET/PUT /api/teams/:id/orchestration).
 // Off, the chat refuses new messages ("team is not server-orchestrated") and
 // svc starts no work for the team; the transcript and the board stay.
+import { useOrchestration, useSetOrchestration } from '../../api/team-settings.ts';
 import { Section } from './Section.tsx';
-import { useOrchestration } from './useTeamSettings.ts';
 
 export function OrchestrationSection({ teamId }: { teamId: string }) {
-  const { query, save } = useOrchestration(teamId);
+  const query = useOrchestration(teamId);
+  const save = useSetOrchestration(teamId);
   const on = query.data?.serverOrchestrated ?? true;
   return (
     <Section title="Orchestration" id="orchestration-title" state={query}>

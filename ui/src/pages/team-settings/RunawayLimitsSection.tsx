@@ -3,7 +3,7 @@
 // changed or reset through PUT /api/teams/:id/runaway-limits. The server
 // judges the bounds: its 400 message is shown next to the refused field.
 import { useEffect, useRef, useState, type FormEvent } from 'react';
-import { fieldErrorsOf } from '../../api/budgets.ts';
+import { fieldErrorsOf } from '../../api/errors.ts';
 import { RUNAWAY_LIMIT_BOUNDS, useRunawayLimits, useSetRunawayLimits, type RunawayLimitsPatch, type RunawayLimitsView } from '../../api/runaway-limits.ts';
 import { FormField } from '../../components/FormField.tsx';
 import { Section } from './Section.tsx';

@@ -1,6 +1,6 @@
 // One titled card of the team settings page, with its own loading and error states.
 import type { ReactNode } from 'react';
-import { ErrorState, Loading } from '../../components/states.tsx';
+import { ErrorState, Loading } from '../../components/States.tsx';
 
 export interface SectionProps {
   title: string;

@@ -2,8 +2,8 @@
 // user's intro, orchestration, delegation and runaway-turn limits. Each
 // section loads and fails on its own.
 import { Link } from 'wouter';
-import { ErrorState, Loading } from '../../components/states.tsx';
-import { useTeam } from '../../features/teams/useTeams.ts';
+import { useTeam } from '../../api/teams.ts';
+import { ErrorState, Loading } from '../../components/States.tsx';
 import { IntroSection } from './IntroSection.tsx';
 import { DelegationSection } from './DelegationSection.tsx';
 import { LeadBriefSection } from './LeadBriefSection.tsx';

@@ -3,21 +3,16 @@
 // (`?archived=1`), so a reload or a shared link keeps it.
 import { useRef, useState } from 'react';
 import { Link, useLocation, useSearchParams } from 'wouter';
+import { usePatchTeam, useTeams } from '../../api/teams.ts';
 import type { Team } from '../../api/types.ts';
-import { Empty, ErrorState, Loading } from '../../components/states.tsx';
-import { CreateTeamDialog } from '../../features/teams/CreateTeamDialog.tsx';
-import { DeleteTeamDialog } from '../../features/teams/DeleteTeamDialog.tsx';
-import { ImportTeamDialog } from '../../features/teams/ImportTeamDialog.tsx';
-import { RenameTeamDialog } from '../../features/teams/RenameTeamDialog.tsx';
-import { TeamRow } from '../../features/teams/TeamRow.tsx';
-import { useTeamMutations } from '../../features/teams/useTeamMutations.ts';
-import { useTeams } from '../../features/teams/useTeams.ts';
+import { Empty, ErrorState, Loading } from '../../components/States.tsx';
+import { CreateTeamDialog, DeleteTeamDialog, ImportTeamDialog, RenameTeamDialog, TeamRow } from '../../features/teams/index.ts';
 
 export default function TeamsPage() {
   const [params, setParams] = useSearchParams();
   const showArchived = params.get('archived') === '1';
   const teams = useTeams({ includeArchived: showArchived });
-  const { patch } = useTeamMutations();
+  const patch = usePatchTeam();
   const [creating, setCreating] = useState(false);
   const [importing, setImporting] = useState(false);
   const [, navigate] = useLocation();

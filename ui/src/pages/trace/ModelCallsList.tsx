@@ -2,8 +2,8 @@
 // served, oldest first as they happened: model, tokens in and out, cost, time
 // to the first token, duration and how the call ended.
 import { useRunModelCalls } from '../../api/model-calls.ts';
-import { Empty, ErrorState, Loading } from '../../components/states.tsx';
-import { formatUsd } from '../budgets/budget-format.ts';
+import { Empty, ErrorState, Loading } from '../../components/States.tsx';
+import { formatUsd } from '../../features/budgets/budget-format.ts';
 import { formatMs, OUTCOME_TONE, outcomeText } from './call-format.ts';
 
 const count = (n: number | null) => (n === null ? '—' : n.toLocaleString('en-US'));

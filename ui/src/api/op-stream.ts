@@ -5,7 +5,7 @@
 // checks each data payload; nothing here touches the DOM or React, so
 // node:test imports it directly (test/unit/ui-jobs.test.ts).
 import { createParser } from 'eventsource-parser';
-import type { OpStreamFrame } from '../../api/types.ts';
+import type { OpStreamFrame } from './types.ts';
 
 export type JobFrame = OpStreamFrame;
 

@@ -2,8 +2,12 @@
 // restart, self-update): fetch, then the body read as text through the frame
 // reader. A refusal before the stream (a 4xx/5xx JSON envelope such as the
 // 409 "an install is already running", the access gate) throws ApiError like
-// api() does; an HTML answer on /api is never read as a stream.
-import { ApiError, errorMessage, gateStore, isGateRefusal, readJson } from '../../api/client.ts';
+// api() does; an HTML answer on /api is never read as a stream. The streams
+// themselves are started from api/system-streams.ts and followed by
+// the jobs feature (features/jobs).
+import { gateStore, isGateRefusal } from './access-gate.ts';
+import { errorMessage, readJson } from './client.ts';
+import { ApiError } from './errors.ts';
 import { createFrameReader, type JobFrame } from './op-stream.ts';
 
 export async function postStream(path: string, body: unknown, onFrame: (f: JobFrame) => void): Promise<void> {
