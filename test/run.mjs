@@ -77,6 +77,31 @@ if (files.some((f) => tierOf(f).name === 'browser')) {
   }
 }
 
+/**
+ * Whether `npm run build` ran after the last change to any source: then the
+ * tests start svc from the build (test/helpers/server.ts serverArgs).
+ */
+function buildIsFresh() {
+  const built = [join(root, 'dist', 'supervisor', 'main.js'), join(root, 'ui', 'dist', 'index.html')];
+  let builtAt;
+  try {
+    builtAt = Math.min(...built.map((f) => statSync(f).mtimeMs));
+  } catch (err) {
+    if (err.code === 'ENOENT') return false; // never built
+    throw err;
+  }
+  const newest = (dir) =>
+    readdirSync(dir).reduce((max, name) => {
+      if (name === 'node_modules' || name === 'dist') return max;
+      const st = statSync(join(dir, name));
+      return Math.max(max, st.isDirectory() ? newest(join(dir, name)) : st.mtimeMs);
+    }, 0);
+  const sources = ['supervisor', 'shared', 'workers', 'bin', join('ui', 'src')].map((d) => newest(join(root, d)));
+  return Math.max(...sources, statSync(join(root, 'package.json')).mtimeMs) < builtAt;
+}
+const built = buildIsFresh();
+if (!built && files.some((f) => tierOf(f).name !== 'unit')) console.log('== dist/ is missing or older than the sources: svc runs from the sources (slower; `npm run build` first to use the build)');
+
 function readTimings() {
   try {
     return JSON.parse(readFileSync(TIMINGS_FILE, 'utf8'));
@@ -111,7 +136,7 @@ const r = spawnSync(
     `--test-reporter-destination=${timingFile}`,
     ...ordered,
   ],
-  { cwd: root, stdio: 'inherit' },
+  { cwd: root, stdio: 'inherit', env: { ...process.env, SVC_TEST_BUILT: built ? '1' : '0' } },
 );
 const wallS = (Date.now() - started) / 1000;
 const read = (f) => readFileSync(f, { encoding: 'utf8', flag: 'a+' });
