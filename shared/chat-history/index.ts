@@ -1,5 +1,5 @@
 // Chat history (spec "Smaller resources" → "Chat history").
-export { CHAT_HISTORY_MESSAGES, HistoryPostBody, HistoryQuery, PAGE_LIMIT, SessionKeyQuery, usableSessionKeys, type TranscriptEntry } from './schemas.ts';
+export { CHAT_HISTORY_MESSAGES, HistoryEntry, HistoryPostBody, HistoryQuery, PAGE_LIMIT, SessionKeyQuery, usableSessionKeys } from './schemas.ts';
 export { readHistoryPage, type HistoryPage } from './history.ts';
 export { createResumePointers, resumeKey, RESUME_KEY_PREFIX, ResumePointerSchema, type ResumePointer, type ResumePointers } from './resume-pointers.ts';
 export {

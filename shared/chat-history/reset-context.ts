@@ -14,7 +14,7 @@ import { gatewayErrorCode, isUnreachable, type GatewayCall } from '../exec/gatew
 import { uuidv7 } from '../ids.ts';
 import type { Logger } from '../log.ts';
 import type { ResumePointers } from './resume-pointers.ts';
-import type { TranscriptEntry } from './schemas.ts';
+import type { HistoryEntry } from './schemas.ts';
 import { messageOf } from '../errors.ts';
 
 export const DIVIDER_TEXT =
@@ -38,7 +38,7 @@ export interface SessionResetReport {
 type GatewayPart = Pick<SessionResetReport, 'gateway' | 'code' | 'error'>;
 
 export interface ResetContextResult {
-  divider: TranscriptEntry;
+  divider: HistoryEntry;
   sessions: SessionResetReport[];
 }
 
@@ -60,7 +60,7 @@ const GATEWAY_CONCURRENCY = 4;
 /** A session key the gateway owns: `agent:<agentId>:<rest>`. */
 export const isGatewaySessionKey = (key: string) => /^agent:[^:]+:.+/.test(key);
 
-export function dividerEntry(noticeSessionKey: string, sessionKeys: readonly string[], now: number): TranscriptEntry {
+export function dividerEntry(noticeSessionKey: string, sessionKeys: readonly string[], now: number): HistoryEntry {
   const entryId = uuidv7(now);
   return {
     entryId,

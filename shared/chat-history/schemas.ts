@@ -2,6 +2,7 @@
 // error strings and the bounds. Query values of the wrong type fall back to
 // the defaults (never a 500); a missing sessionKey is the only query 400.
 import { z } from 'zod';
+import { TranscriptEntry as TeamChatEntry } from '../team-chat/schemas.ts';
 
 export const CHAT_HISTORY_MESSAGES = {
   sessionKeyRequired: 'sessionKey required',
@@ -13,21 +14,14 @@ export const CHAT_HISTORY_MESSAGES = {
 
 export const PAGE_LIMIT = { default: 50, min: 1, max: 500 } as const;
 
-/** Transcript entry (spec "Transcript entry (team chat)"); stored entries may carry more fields. */
-export interface TranscriptEntry {
-  entryId: string;
-  role: string;
-  kind: string;
-  text: string;
-  sessionKey: string;
-  runId: string | null;
-  source: string;
-  timestampMs: number;
-  sequenceKey: number;
-  confirmed: boolean;
-  fingerprint: string;
-  [extra: string]: unknown;
-}
+/**
+ * A transcript entry as chat history stores it: team chat's (spec "Transcript
+ * entry (team chat)", shared/team-chat/schemas.ts) without a team or speaker
+ * for a session-level entry such as the reset divider, and open to more
+ * fields (stored entries may carry them, e.g. the divider's resetSessionKeys).
+ */
+export const HistoryEntry = TeamChatEntry.partial({ teamId: true, agentId: true }).loose();
+export type HistoryEntry = z.infer<typeof HistoryEntry>;
 
 const SessionKey = z.string().trim().min(1);
 

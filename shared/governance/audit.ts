@@ -39,15 +39,6 @@ export interface AuditRow {
   data: unknown;
 }
 
-export interface AuditQuery {
-  kind?: string;
-  agentId?: string;
-  /** Clamped to AUDIT_LIMIT. */
-  limit?: number;
-  /** Only rows with seq below this (the next page of a newest-first read). */
-  before?: number;
-}
-
 // The query string as the route gets it: a wrong-typed parameter falls back
 // to its default rather than failing the read (a forensic read must not 400
 // on a stray parameter, and must never 500 on one).
@@ -57,10 +48,14 @@ export const AuditQuerySchema = z
   .object({
     kind: text.optional().catch(undefined),
     agentId: text.optional().catch(undefined),
+    /** Clamped to AUDIT_LIMIT. */
     limit: number.optional().catch(undefined),
+    /** Only rows with seq below this (the next page of a newest-first read). */
     before: number.pipe(z.number().int().positive()).optional().catch(undefined),
   })
   .catch({});
+/** What AuditLog.list reads: the parsed query string, or the same fields from code. */
+export type AuditQuery = z.output<typeof AuditQuerySchema>;
 
 export function clampLimit(limit: number | undefined): number {
   if (limit === undefined || !Number.isFinite(limit)) return AUDIT_LIMIT.default;

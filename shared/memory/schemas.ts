@@ -32,4 +32,6 @@ export const MemoryInputSchema = z.object({
   kind: KindSchema.optional(),
   tags: TagsSchema.optional(),
 });
+/** What a caller hands the store's save, before validation. */
+export type MemoryInput = z.input<typeof MemoryInputSchema>;
 export type ValidMemoryInput = z.output<typeof MemoryInputSchema>;

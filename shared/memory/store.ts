@@ -14,11 +14,11 @@ import { uuidv7 } from '../ids.ts';
 import type { Logger } from '../log.ts';
 import { createEmbedder, vectorToBlob, type Embedder } from './embeddings.ts';
 import { MEMORY_COLUMNS, toMemory, type MemoryRow } from './rows.ts';
-import { MemoryInputSchema } from './schemas.ts';
+import { MemoryInputSchema, type MemoryInput } from './schemas.ts';
 import { scopeSql } from './scope.ts';
 import { createSearcher, DEFAULT_MIN_SIMILARITY } from './search.ts';
 import { teamDigest, DIGEST_ITEMS } from './team-digest.ts';
-import { MEMORY_LIMITS, type BrowsePage, type Memory, type MemoryInput, type MemoryScope, type SearchHit, type SearchMode } from './types.ts';
+import { MEMORY_LIMITS, type BrowsePage, type Memory, type MemoryScope, type SearchHit, type SearchMode } from './types.ts';
 import { messageOf } from '../errors.ts';
 
 export interface MemoryStore {

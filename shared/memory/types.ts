@@ -24,13 +24,6 @@ export interface MemoryScope {
 export const SCOPE_KEYS = ['teamId', 'agentId', 'tenantId'] as const;
 export type ScopeKey = (typeof SCOPE_KEYS)[number];
 
-export interface MemoryInput {
-  content: string;
-  title?: string;
-  kind?: string;
-  tags?: readonly string[];
-}
-
 export interface Memory {
   id: string;
   /** The browse cursor: rows are newest first by seq. */

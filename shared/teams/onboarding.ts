@@ -8,11 +8,13 @@ import { TEAM_KEYS } from '../setting-keys.ts';
 
 export const USER_INTRO_MAX = 4000;
 
-export interface Onboarding {
-  agentsIntroduced: boolean;
-  userIntroduced: boolean;
-  userIntroText: string;
-}
+/** The stored state: every field present (a missing one reads as its default). */
+export const OnboardingSchema = z.object({
+  agentsIntroduced: z.boolean(),
+  userIntroduced: z.boolean(),
+  userIntroText: z.string().transform((s) => s.slice(0, USER_INTRO_MAX)),
+});
+export type Onboarding = z.output<typeof OnboardingSchema>;
 
 export const ONBOARDING_DEFAULTS: Readonly<Onboarding> = Object.freeze({
   agentsIntroduced: false,
@@ -20,15 +22,15 @@ export const ONBOARDING_DEFAULTS: Readonly<Onboarding> = Object.freeze({
   userIntroText: '',
 });
 
-/** Each field is optional and a wrong-typed one reads as absent. */
+/** A patch field: optional, and a wrong-typed one reads as absent. */
+const ignoredIfWrong = <T extends z.ZodType>(field: T) => field.optional().catch(undefined);
+const state = OnboardingSchema.shape;
+
+/** The state's fields, each optional and a wrong-typed one read as absent. */
 export const OnboardingPatchSchema = z.object({
-  agentsIntroduced: z.boolean().optional().catch(undefined),
-  userIntroduced: z.boolean().optional().catch(undefined),
-  userIntroText: z
-    .string()
-    .transform((s) => s.slice(0, USER_INTRO_MAX))
-    .optional()
-    .catch(undefined),
+  agentsIntroduced: ignoredIfWrong(state.agentsIntroduced),
+  userIntroduced: ignoredIfWrong(state.userIntroduced),
+  userIntroText: ignoredIfWrong(state.userIntroText),
 });
 export type OnboardingPatch = z.infer<typeof OnboardingPatchSchema>;
 
