@@ -72,7 +72,8 @@ export function createOrchestrator(ctx: TeamChatContext, teamId: string): Orches
   const admit = (d: Delivery): boolean => admitToChain(ctx, teamId, d);
   const speakerSelected = (d: Delivery, fromId: string | null, reason: string) => selectSpeaker(ctx, teamId, d, fromId, reason);
 
-  const push = (d: Delivery) => {
+  /** `roster`: the team's roster when the caller has just read it (the delivery's text names it). */
+  const push = (d: Delivery, roster?: TeamRoster) => {
     if (budget.isHalted(d.chain.id, d.agent.id)) {
       ctx.logger.info({ teamId, agentId: d.agent.id, chainId: d.chain.id }, 'team chat: delivery dropped, a budget halted this agent in this message');
       return;
@@ -80,8 +81,9 @@ export function createOrchestrator(ctx: TeamChatContext, teamId: string): Orches
     const q = queues.get(d.agent.id) ?? [];
     q.push(d);
     queues.set(d.agent.id, q);
-    pump(d.agent.id);
+    pump(d.agent.id, roster);
   };
+
 
   const textFor = (roster: TeamRoster, message: string) =>
     deliveryText(
@@ -94,7 +96,7 @@ export function createOrchestrator(ctx: TeamChatContext, teamId: string): Orches
       message,
     );
 
-  function pump(agentId: string): void {
+  function pump(agentId: string, roster?: TeamRoster): void {
     if (running.has(agentId) || ctx.closed()) return;
     const d = queues.get(agentId)?.shift();
     if (!d) return;
@@ -105,7 +107,7 @@ export function createOrchestrator(ctx: TeamChatContext, teamId: string): Orches
         agent: d.agent,
         sessionKey: sessionKeyOf(d.agent, teamId),
         gatewaySessionKey: gatewaySessionKeyOf(d.agent, teamId),
-        text: textFor(loadRoster(domain, teamId), d.message),
+        text: textFor(roster ?? loadRoster(domain, teamId), d.message),
         trigger: d.trigger,
         taskId: d.taskId,
         chainId: d.chain.id,
@@ -239,7 +241,7 @@ export function createOrchestrator(ctx: TeamChatContext, teamId: string): Orches
       if (!fresh || !target) return result;
       const chain = chainOf(entryId, newTraceId(), sessionKey);
       const d: Delivery = { agent: target, message: p.message, trigger: 'user', taskId: null, chain, parentSpanId: null };
-      if (admit(d)) push(d);
+      if (admit(d)) push(d, roster);
       return result;
     },
 

@@ -69,7 +69,13 @@ export function createActivitySummary(deps: ActivitySummaryDeps): (teamId: strin
   const teamExists = db.prepare('SELECT 1 FROM teams WHERE id = ?').pluck();
   const recentStmt = db.prepare(`SELECT id, entry FROM chat_messages WHERE session_key = ? ORDER BY id DESC LIMIT ${CHAT_TURNS_MAX}`);
 
-  const recentTurns = (teamId: string): Turn[] => {
+  /**
+   * The team's newest meaningful turns, newest first, at most CHAT_TURNS_MAX.
+   * A row is parsed only when the summary gets that far: it is built on
+   * every delivery, and the chat section is usually full long before the
+   * last of the rows read.
+   */
+  function* recentTurns(teamId: string): Generator<Turn> {
     const members = agents.list({ teamId, includeArchived: true });
     const names = new Map(members.map((a) => [a.id, a.name]));
     const eff = lead.effective();
@@ -79,15 +85,20 @@ export function createActivitySummary(deps: ActivitySummaryDeps): (teamId: strin
       // The lead is rarely a member: name its turns as the dashboard shows it, not by its id.
       if (!names.has(eff.agentId)) names.set(eff.agentId, eff.displayName ?? eff.name ?? eff.agentId);
     }
-    const turns: Turn[] = [];
+    const rows: Array<{ id: number; entry: string; agentId: string }> = [];
     for (const agentId of ids) {
-      for (const row of recentStmt.all(teamSessionKey(agentId, teamId)) as Array<{ id: number; entry: string }>) {
-        const line = turnLine(row.entry, names.get(agentId) ?? agentId, logger);
-        if (line) turns.push({ id: row.id, line });
-      }
+      for (const row of recentStmt.all(teamSessionKey(agentId, teamId)) as Array<{ id: number; entry: string }>) rows.push({ ...row, agentId });
     }
-    return turns.sort((a, b) => b.id - a.id).slice(0, CHAT_TURNS_MAX);
-  };
+    rows.sort((a, b) => b.id - a.id);
+    let given = 0;
+    for (const row of rows) {
+      if (given === CHAT_TURNS_MAX) return;
+      const line = turnLine(row.entry, names.get(row.agentId) ?? row.agentId, logger);
+      if (!line) continue;
+      given++;
+      yield { id: row.id, line };
+    }
+  }
 
   return (teamId) => {
     // The spec: an unknown team is `null`, even when tasks or transcripts still name its id.
@@ -114,8 +125,8 @@ export function createActivitySummary(deps: ActivitySummaryDeps): (teamId: strin
   };
 }
 
-/** Newest turns that fit in `budget` characters, in chronological order; the oldest go first. */
-export function fitTurns(newestFirst: readonly Turn[], budget: number): string | null {
+/** Newest turns that fit in `budget` characters, in chronological order; the oldest go first. Reads no turn past the first that does not fit. */
+export function fitTurns(newestFirst: Iterable<Turn>, budget: number): string | null {
   const kept: string[] = [];
   let left = budget;
   for (const t of newestFirst) {
