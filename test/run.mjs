@@ -24,6 +24,8 @@ export const TIERS = [
   { name: 'browser', dirs: ['test/browser/'], what: 'the dashboard in headless Chromium', guessMs: 30_000 },
 ];
 const SLOWEST = 10;
+/** Files at once: two, one per core of the machines CI runs on; SVC_TEST_CONCURRENCY tries another count. */
+const CONCURRENCY = Number.parseInt(process.env.SVC_TEST_CONCURRENCY ?? '', 10) || 2;
 /** The last run's time per file, beside the real gateway's install (outside the repository). */
 const TIMINGS_FILE = join(process.env.SVC_TEST_CACHE ?? join(homedir(), '.cache', 'svc-test'), 'test-timings.json');
 
@@ -126,7 +128,7 @@ const r = spawnSync(
     '--import',
     'tsx',
     '--test',
-    '--test-concurrency=2',
+    `--test-concurrency=${CONCURRENCY}`,
     '--test-timeout=600000',
     `--test-reporter=${process.stdout.isTTY ? 'spec' : 'tap'}`,
     '--test-reporter-destination=stdout',
@@ -157,7 +159,7 @@ try {
 
 const pad = (s, n) => String(s).padEnd(n);
 const lpad = (s, n) => String(s).padStart(n);
-const lines = ['', '== test tiers (test time: the sum of each file\'s tests, its before/after hooks not counted; two files run at once)'];
+const lines = ['', `== test tiers (test time: the sum of each file's tests, its before/after hooks not counted; ${CONCURRENCY} files at once)`];
 lines.push(`${pad('tier', 9)}${lpad('files', 6)}${lpad('tests', 7)}${lpad('failed', 8)}${lpad('test time', 11)}`);
 for (const t of tiers) {
   const mine = timings.filter((x) => tierOf(x.file) === t);
