@@ -82,8 +82,9 @@ function Refs({ agent: a, enabled, which }: { agent: AgentView; enabled: boolean
 function Agents({ view: v }: { view: ModelRoutingView }) {
   if (v.agents.length === 0) return <p className="text-sm text-muted">No agents on the gateway yet.</p>;
   return (
+    // On a phone the table scrolls inside its (focusable) region rather than squeezing four columns into 390 px.
     <div role="region" aria-label="Routed agents" tabIndex={0} className="overflow-x-auto">
-      <table className="w-full text-left text-sm">
+      <table className="w-full min-w-xl text-left text-sm">
         <thead className="border-b border-border text-xs text-muted">
           <tr>
             <th scope="col" className="py-1.5 pr-3 font-medium">Agent</th>
