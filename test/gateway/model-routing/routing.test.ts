@@ -7,7 +7,7 @@
 // fallback through svc. One gateway and one svc for the file.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { appendFileSync, readFileSync } from 'node:fs';
+import { appendFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { sendChat, type ChatTurn } from '../../../shared/gateway/chat.ts';
 import { PRICED_MODEL_ID, startTeamChatGateway, type TeamChatGateway } from '../../helpers/team-chat-gateway.ts';
@@ -258,6 +258,12 @@ void test('Budgets (issue 22, item 2): svc restarted on another port re-applies 
 
 void test('Budgets (issue 22, item 2): when an agent\'s provider is down the gateway falls over to its fallback on another upstream, and that call goes through svc too', async () => {
   const [faller] = (await gateway().createAgents(['Faller'])) as [string];
+  // The agent's own settings (its agent folder's settings.json, as a user
+  // writes it) retry a failing provider once before the fallback, not with the
+  // default's growing delays: what this test shows is where the fallback goes.
+  const agentDir = join(gateway().stateDir, 'agents', faller, 'agent');
+  mkdirSync(agentDir, { recursive: true });
+  writeFileSync(join(agentDir, 'settings.json'), JSON.stringify({ retry: { provider: { maxRetries: 1, maxRetryDelayMs: 1000 } } }));
   // A primary nothing answers (its port is closed: svc's 502) and the Anthropic fake as the fallback.
   appendFileSync(join(gateway().stateDir, '.env'), `DEADLLM_API_KEY=${DEAD_KEY}\n`);
   gateway().mergeConfig({
