@@ -53,8 +53,8 @@ export interface TeamChatHostOptions {
   now?: () => number;
   /** How the gateway connection is made (unit tests pass a stub for failure paths). */
   connect?: ConnectFn;
-  /** How long a failed send waits for the connection before its one retry (default 10 s). */
-  reconnectWaitMs?: number;
+  /** How long a failed send waits for the connection before its one retry (config.teamChatReconnectWaitMs). */
+  reconnectWaitMs: number;
   /** The budgets' warning threshold and hard cap, as the supervisor's config has them (default: 80 %, none). */
   budgetPolicy?: BudgetPolicy;
   /** The budgets runs spend under (default: the ledger on `db`); null: none (unit tests). */
@@ -63,7 +63,6 @@ export interface TeamChatHostOptions {
 
 export const DEFAULT_BUDGET_POLICY: BudgetPolicy = Object.freeze({ warnPct: 80, hardCapUsdCents: null });
 
-export const RECONNECT_WAIT_MS = 10_000;
 /** How often idle orchestrators are looked for (at most; a short idleMs looks more often). */
 const SWEEP_EVERY_MS = 60_000;
 
@@ -177,7 +176,7 @@ export function createTeamChatHost(opts: TeamChatHostOptions): TeamChatHost {
     takeMetered: (runId) => meter.take(runId),
     turnBound: opts.turnBound,
     runTimeoutMs: opts.runTimeoutMs,
-    reconnectWaitMs: opts.reconnectWaitMs ?? RECONNECT_WAIT_MS,
+    reconnectWaitMs: opts.reconnectWaitMs,
     closed: () => closed,
   };
 
