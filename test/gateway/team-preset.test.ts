@@ -109,7 +109,11 @@ void test('Delegation (issue 23, item 1): a team made with `openclaw agents team
   assert.ok(writer);
   const removed = await call(base, 'DELETE', `/api/teams/${team.id}/agents/${writer.id}`);
   assert.equal(removed.status, 200);
-  const sub = coordinatorSubagents(g.stateDir);
+  // The rewrite follows the removal (the wiring service hears the roster change), not inside the DELETE's answer.
+  const sub = await waitFor(() => {
+    const s = coordinatorSubagents(g.stateDir);
+    return (s.allowAgents as string[]).length === 2 ? s : null;
+  }, { what: 'the coordinator\'s allowAgents rewritten without the writer', timeoutMs: 60_000, intervalMs: 100 });
   assert.deepEqual((sub.allowAgents as string[]).sort(), ['researcher', 'reviewer']);
   // Through the running gateway's own config.patch (a file written beside it can go unnoticed), not the file fallback;
   // the same patch takes the member's MCP entries out (svc's wiring is one write).
