@@ -9,11 +9,16 @@
 // end instead of idling at each tier's last file). The run ends with each
 // tier's files, tests, failures and test time, the wall time, the slowest
 // files, then the failed tests, if any.
+// The unit tier's files share a few processes (SHARED_TIERS): each of its
+// files only registers top-level tests, and loading the module graph through
+// tsx once per process instead of once per file is most of that tier's CPU.
+// node:test still reports each test under its own file. SVC_TEST_ISOLATE=1
+// gives every file its own process again (to find a file that leaks state).
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { homedir, tmpdir } from 'node:os';
-import { dirname, join, relative, sep } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { basename, dirname, join, relative, sep } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { ensureChromium } from './install-chromium.mjs';
 
 /** `guessMs`: a file's time before any run has measured it (orders a first run). */
@@ -24,6 +29,10 @@ export const TIERS = [
   { name: 'browser', dirs: ['test/browser/'], what: 'the dashboard in headless Chromium', guessMs: 30_000 },
 ];
 const SLOWEST = 10;
+/** Tiers whose files run several to a process, and how many processes each such tier gets. */
+const SHARED_TIERS = new Set(['unit']);
+const SHARED_PROCESSES = 4;
+const ISOLATE = process.env.SVC_TEST_ISOLATE === '1';
 /** Files at once: two, one per core of the machines CI runs on; SVC_TEST_CONCURRENCY tries another count. */
 const CONCURRENCY = Number.parseInt(process.env.SVC_TEST_CONCURRENCY ?? '', 10) || 2;
 /** The last run's time per file, beside the real gateway's install (outside the repository). */
@@ -115,12 +124,39 @@ function readTimings() {
 }
 const known = readTimings();
 const expectedMs = (f) => (typeof known[f] === 'number' ? known[f] : tierOf(f).guessMs);
-const ordered = [...files].sort((a, b) => expectedMs(b) - expectedMs(a) || a.localeCompare(b));
-
 const reportDir = mkdtempSync(join(tmpdir(), 'svc-test-report-'));
+
+/**
+ * The files of a shared tier dealt into SHARED_PROCESSES entry files, longest
+ * first onto the lightest, each importing its files in turn; every other file
+ * runs as itself. Returns what node:test runs, with each entry's expected time.
+ */
+function entries() {
+  const shared = ISOLATE ? [] : files.filter((f) => SHARED_TIERS.has(tierOf(f).name));
+  const own = files.filter((f) => !shared.includes(f)).map((f) => ({ path: f, ms: expectedMs(f), files: [f] }));
+  const groups = Array.from({ length: Math.min(SHARED_PROCESSES, shared.length) }, () => ({ ms: 0, files: [] }));
+  for (const f of [...shared].sort((a, b) => expectedMs(b) - expectedMs(a) || a.localeCompare(b))) {
+    const g = groups.reduce((min, x) => (x.ms < min.ms ? x : min));
+    g.files.push(f);
+    g.ms += expectedMs(f);
+  }
+  const bundles = groups.map((g, i) => {
+    const path = join(reportDir, `shared-${i + 1}-of-${groups.length}.test.mjs`);
+    const body = g.files.map((f) => `await import(${JSON.stringify(pathToFileURL(join(root, f)).href)});`).join('\n');
+    writeFileSync(path, `// ${g.files.length} test files in one process (test/run.mjs SHARED_TIERS)\n${body}\n`);
+    return { path, ms: g.ms, files: g.files };
+  });
+  return [...own, ...bundles].sort((a, b) => b.ms - a.ms || a.path.localeCompare(b.path));
+}
+const ordered = entries();
+const bundled = ordered.filter((e) => e.path.startsWith(reportDir));
+
 const failuresFile = join(reportDir, 'failures.txt');
 const timingFile = join(reportDir, 'timing.jsonl');
 console.log(`== ${files.length} file(s): ${tiers.map((t) => `${t.name} ${files.filter((f) => tierOf(f) === t).length}`).join(', ')}`);
+if (bundled.length > 0) {
+  console.log(`== ${bundled.reduce((n, b) => n + b.files.length, 0)} file(s) of ${[...SHARED_TIERS].join(', ')} in ${bundled.length} shared processes (SVC_TEST_ISOLATE=1: one each)`);
+}
 const started = Date.now();
 const r = spawnSync(
   process.execPath,
@@ -136,7 +172,7 @@ const r = spawnSync(
     `--test-reporter-destination=${failuresFile}`,
     `--test-reporter=${join(root, 'test', 'timing-reporter.mjs')}`,
     `--test-reporter-destination=${timingFile}`,
-    ...ordered,
+    ...ordered.map((e) => e.path),
   ],
   { cwd: root, stdio: 'inherit', env: { ...process.env, SVC_TEST_BUILT: built ? '1' : '0' } },
 );
@@ -151,7 +187,7 @@ const failures = read(failuresFile);
 rmSync(reportDir, { recursive: true, force: true });
 try {
   mkdirSync(dirname(TIMINGS_FILE), { recursive: true });
-  writeFileSync(TIMINGS_FILE, `${JSON.stringify({ ...known, ...Object.fromEntries(timings.map((t) => [t.file, Math.round(t.ms)])) }, null, 1)}\n`);
+  writeFileSync(TIMINGS_FILE, `${JSON.stringify({ ...known, ...Object.fromEntries(timings.filter((t) => all.includes(t.file)).map((t) => [t.file, Math.round(t.ms)])) }, null, 1)}\n`);
 } catch (err) {
   // Only the next run's order depends on it.
   console.error(`test: could not keep the timings in ${TIMINGS_FILE} (${err.message})`);
@@ -174,4 +210,8 @@ lines.push('', '== slowest files');
 for (const t of slowest) lines.push(`${lpad(`${(t.ms / 1000).toFixed(1)} s`, 9)}  ${pad(tierOf(t.file)?.name ?? '', 8)} ${t.file}`);
 console.log(lines.join('\n'));
 if (failures) process.stdout.write(failures);
+// A shared process that failed as a whole (a crash, a file that never ends) is named by its entry: say what it ran.
+for (const b of bundled.filter((x) => failures.includes(basename(x.path)))) {
+  console.log(`\n-- ${basename(b.path)} ran, in this order:\n   ${b.files.join('\n   ')}\n   (SVC_TEST_ISOLATE=1 runs each in its own process)`);
+}
 process.exit(r.status ?? 1);

@@ -37,7 +37,8 @@ const allowOf = (stateDir: string, id: string): string[] => {
 void test('Delegation (issue 23, item 1): import the gateway\'s team from the Teams page, then see and switch its delegation in the team settings, by keyboard', { timeout: 10 * 60_000 }, async (t) => {
   if (!gw) throw new Error('no setup (did before() fail?)');
   const g = gw;
-  const svc = await startSvc(t, { home: g.home, env: g.env, timeoutMs: 120_000 });
+  // svc runs on the gateway's home: the gateway's close() removes it, after the gateway stopped writing into it.
+  const svc = await startSvc(t, { home: g.home, env: g.env, timeoutMs: 120_000, keepHome: true });
   // The gateway lists the CLI's agents once it has hot-reloaded each of them.
   await waitFor(async () => {
     const r = await call<{ agents: Array<{ id: string }> }>(svc.base, 'GET', '/api/teams/import/candidates');

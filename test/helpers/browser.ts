@@ -46,7 +46,8 @@ export function useBrowser(): () => Browser {
  * (by PID) when the test ends. SVC_TEST_UI_DIST serves another build (one
  * made with `node ui/build.mjs --outDir <dir>`) instead of ui/dist.
  */
-export async function startSvc(t: TestContext, opts: StartOptions = {}): Promise<RunningServer> {
+/** `keepHome`: see stopAfter (a home shared with the file's gateway is left to the gateway's close). */
+export async function startSvc(t: TestContext, opts: StartOptions & { keepHome?: boolean } = {}): Promise<RunningServer> {
   const uiDist = process.env.SVC_TEST_UI_DIST;
   const env = uiDist ? { SVC_UI_DIST: uiDist, ...opts.env } : opts.env;
   const svc = await startServer({ ...opts, env });
@@ -55,7 +56,7 @@ export async function startSvc(t: TestContext, opts: StartOptions = {}): Promise
   t.after(async () => {
     for (const c of contextsOf.get(t) ?? []) await c.close();
   });
-  return stopAfter(t, svc);
+  return stopAfter(t, svc, { keepHome: opts.keepHome });
 }
 
 /** The browser contexts each test opened (closed before that test's svc stops). */

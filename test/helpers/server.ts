@@ -126,11 +126,15 @@ export function removeHome(home: string): void {
   rmSync(home, { recursive: true, force: true });
 }
 
-/** Stops the server (by its PID) and removes its home when the test ends. */
-export function stopAfter(t: { after(fn: () => Promise<void> | void): void }, s: RunningServer): RunningServer {
+/**
+ * Stops the server (by its PID) and removes its home when the test ends;
+ * `keepHome`: the home is a running gateway's too (the gateway's state
+ * directory is inside it), and whoever stops that gateway removes it.
+ */
+export function stopAfter(t: { after(fn: () => Promise<void> | void): void }, s: RunningServer, opts: { keepHome?: boolean } = {}): RunningServer {
   t.after(async () => {
     await s.stop();
-    removeHome(s.home);
+    if (!opts.keepHome) removeHome(s.home);
   });
   return s;
 }
