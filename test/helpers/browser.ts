@@ -45,8 +45,9 @@ export function useBrowser(): () => Browser {
  * svc for a browser test: started from the source with the built UI, stopped
  * (by PID) when the test ends. SVC_TEST_UI_DIST serves another build (one
  * made with `node ui/build.mjs --outDir <dir>`) instead of ui/dist.
+ * `keepHome`: see stopAfter (a home shared with the file's gateway is left
+ * to the gateway's close).
  */
-/** `keepHome`: see stopAfter (a home shared with the file's gateway is left to the gateway's close). */
 export async function startSvc(t: TestContext, opts: StartOptions & { keepHome?: boolean } = {}): Promise<RunningServer> {
   const uiDist = process.env.SVC_TEST_UI_DIST;
   const env = uiDist ? { SVC_UI_DIST: uiDist, ...opts.env } : opts.env;
