@@ -11,7 +11,7 @@ import type { EventLog } from './events/event-log.ts';
 import { createLeadBriefs, type LeadBriefs } from './lead/briefs.ts';
 import { createLeadResolver, type LeadResolver } from './lead/resolve.ts';
 import type { Logger } from './log.ts';
-import { createActivitySummary, type TeamMemorySource } from './teams/activity-summary.ts';
+import { createActivitySummary, type ActivitySummary, type TeamMemorySource } from './teams/activity-summary.ts';
 import { createOnboardingStore, type OnboardingStore } from './teams/onboarding.ts';
 import { createRulesStore, type RulesStore } from './teams/rules.ts';
 import { createTeamStore, type TeamStore } from './teams/store.ts';
@@ -24,7 +24,7 @@ export interface Domain {
   rules: RulesStore;
   briefs: LeadBriefs;
   lead: LeadResolver;
-  activitySummary: (teamId: string) => string | null;
+  activitySummary: ActivitySummary;
 }
 
 export interface DomainDeps {

@@ -54,6 +54,8 @@ export interface TeamChatContext {
   chat: ChatMessages;
   entries: EntryWriter;
   executions: Executions;
+  /** Changes with every commit to the database, by any connection (db-version.ts). */
+  dbVersion: () => number;
   costs: CostRecords;
   posts: TeamChatPosts;
   gateway: GatewayPort;

@@ -8,6 +8,7 @@
 // Native delegations the gateway runs by itself (issue 23) are followed on
 // the same connection by the spawn tracker (spawns.ts); a stop reaches them
 // too.
+import { createDbVersion } from '../db/db-version.ts';
 import type { Db } from '../db/open.ts';
 import { createChatMessages } from '../db/chat-messages.ts';
 import { createSettingsTable } from '../db/settings-table.ts';
@@ -85,6 +86,7 @@ export function createTeamChatHost(opts: TeamChatHostOptions): TeamChatHost {
   // The activity summary's saved-memory section reads rows only: no embedding provider is needed for it.
   const memory = memoryStoreFor({ db, tx, logger, embedder: null, now });
   const domain = createDomain({ db, tx, settingsTable: createSettingsTable(db, now), eventLog, logger, memory, now });
+  const dbVersion = createDbVersion(db, (err) => logger.warn({ err }, 'WAL index not readable; team chat checks the database version by query'));
 
   const connection = (opts.connect ?? defaultConnect)(
     () => (target && target.url ? { url: target.url, token: target.token, identity: opts.identity(), version: opts.version } : null),
@@ -164,6 +166,7 @@ export function createTeamChatHost(opts: TeamChatHostOptions): TeamChatHost {
     chat,
     entries: createEntryWriter(chat, now),
     executions: createExecutions(db),
+    dbVersion,
     costs: createCostRecords({ db, tx, agents: domain.agents, now }),
     posts: createTeamChatPosts({ db, tx, eventLog, now }),
     gateway,
@@ -283,6 +286,7 @@ export function createTeamChatHost(opts: TeamChatHostOptions): TeamChatHost {
       spawns.close();
       for (const wake of [...waiters]) wake();
       await connection.stop();
+      dbVersion.close();
     },
   };
 }

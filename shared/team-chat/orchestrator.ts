@@ -12,7 +12,8 @@ import type { BudgetHalt, ChatIngest, ExchangeStart } from './schemas.ts';
 import type { ExchangeResult, IngestResult, StopCounts, TeamChatContext } from './context.ts';
 import { readyDelegations, resultMessage, senderOf, taskMessage } from './routing/delegations.ts';
 import { runExchange, type ExchangeState } from './room/exchange.ts';
-import { buildPreamble, deliveryText } from './runs/preamble.ts';
+import { createIdlePreamble } from './runs/idle-preamble.ts';
+import { preambleText, readPreambleParts } from './runs/preamble.ts';
 import { newTraceId, startRun, type RunHandle, type RunOutcome } from './runs/run.ts';
 import type { MeteredTarget } from './budgets/call-meter.ts';
 import { teamBudgetHooks } from './budgets/orchestrator-budget.ts';
@@ -45,6 +46,12 @@ export interface Orchestrator {
   counts(): { running: number; queued: number; runs: number };
 }
 
+/** What the caller has just read of the team: its roster, and when known the whole text of a delivery to it. */
+interface Fresh {
+  roster: TeamRoster;
+  text?: (message: string) => string;
+}
+
 export function createOrchestrator(ctx: TeamChatContext, teamId: string): Orchestrator {
   const { domain, now } = ctx;
   const queues = new Map<string, Delivery[]>();
@@ -56,6 +63,8 @@ export function createOrchestrator(ctx: TeamChatContext, teamId: string): Orches
   /** Delegations the turn bound dropped: not offered again while this orchestrator lives. */
   const boundDropped = new Set<string>();
   const budget = teamBudgetHooks(ctx, teamId, { running, exchanges, queues });
+  const idlePreamble = createIdlePreamble(ctx, teamId);
+  const idle = () => running.size === 0 && exchanges.size === 0 && [...queues.values()].every((q) => q.length === 0);
   let last = now();
   let runs = 0;
   const touch = () => (last = now());
@@ -72,8 +81,8 @@ export function createOrchestrator(ctx: TeamChatContext, teamId: string): Orches
   const admit = (d: Delivery): boolean => admitToChain(ctx, teamId, d);
   const speakerSelected = (d: Delivery, fromId: string | null, reason: string) => selectSpeaker(ctx, teamId, d, fromId, reason);
 
-  /** `roster`: the team's roster when the caller has just read it (the delivery's text names it). */
-  const push = (d: Delivery, roster?: TeamRoster) => {
+  /** `fresh`: what the caller has just read or written of the team (the delivery's text is made from it). */
+  const push = (d: Delivery, fresh?: Fresh) => {
     if (budget.isHalted(d.chain.id, d.agent.id)) {
       ctx.logger.info({ teamId, agentId: d.agent.id, chainId: d.chain.id }, 'team chat: delivery dropped, a budget halted this agent in this message');
       return;
@@ -81,22 +90,12 @@ export function createOrchestrator(ctx: TeamChatContext, teamId: string): Orches
     const q = queues.get(d.agent.id) ?? [];
     q.push(d);
     queues.set(d.agent.id, q);
-    pump(d.agent.id, roster);
+    pump(d.agent.id, fresh);
   };
 
+  const textFor = (roster: TeamRoster, message: string) => preambleText(readPreambleParts(domain, teamId, roster), message);
 
-  const textFor = (roster: TeamRoster, message: string) =>
-    deliveryText(
-      buildPreamble({
-        rules: domain.rules.get(teamId).text,
-        userIntro: domain.onboarding.get(teamId).userIntroText,
-        roster,
-        activity: domain.activitySummary(teamId),
-      }),
-      message,
-    );
-
-  function pump(agentId: string, roster?: TeamRoster): void {
+  function pump(agentId: string, fresh?: Fresh): void {
     if (running.has(agentId) || ctx.closed()) return;
     const d = queues.get(agentId)?.shift();
     if (!d) return;
@@ -107,7 +106,7 @@ export function createOrchestrator(ctx: TeamChatContext, teamId: string): Orches
         agent: d.agent,
         sessionKey: sessionKeyOf(d.agent, teamId),
         gatewaySessionKey: gatewaySessionKeyOf(d.agent, teamId),
-        text: textFor(roster ?? loadRoster(domain, teamId), d.message),
+        text: fresh?.text ? fresh.text(d.message) : textFor(fresh?.roster ?? loadRoster(domain, teamId), d.message),
         trigger: d.trigger,
         taskId: d.taskId,
         chainId: d.chain.id,
@@ -133,6 +132,7 @@ export function createOrchestrator(ctx: TeamChatContext, teamId: string): Orches
       }
       touch();
       pump(agentId);
+      idlePreamble.warm(idle);
     });
   }
 
@@ -227,21 +227,23 @@ export function createOrchestrator(ctx: TeamChatContext, teamId: string): Orches
   return {
     ingest(p) {
       touch();
-      const roster = loadRoster(domain, teamId);
+      const parts = idlePreamble.take();
+      const roster = parts?.roster ?? loadRoster(domain, teamId);
       const target = resolveTarget(roster, p.message, p.targetAgentId);
       const entryId = p.entryId ?? `user-${uuidv7(now())}`;
       const sessionKey = sessionKeyOf(target, teamId);
       const result = { agentId: target?.id ?? null, sessionKey, entryId };
-      const fresh = ctx.tx.run(() => {
-        const rows = ctx.entries.user({ teamId, agentId: target?.id ?? null, sessionKey, text: p.message, entryId });
-        if (rows.length > 0 && !target) ctx.entries.meta({ teamId, agentId: null, sessionKey, text: NO_AGENT_TEXT });
-        return rows.length > 0;
+      const rows = ctx.tx.run(() => {
+        const written = ctx.entries.user({ teamId, agentId: target?.id ?? null, sessionKey, text: p.message, entryId });
+        if (written.length > 0 && !target) ctx.entries.meta({ teamId, agentId: null, sessionKey, text: NO_AGENT_TEXT });
+        return written;
       });
       // A repeated entryId (a client retry) writes nothing new and queues nothing new.
-      if (!fresh || !target) return result;
+      if (rows.length === 0 || !target) return result;
       const chain = chainOf(entryId, newTraceId(), sessionKey);
       const d: Delivery = { agent: target, message: p.message, trigger: 'user', taskId: null, chain, parentSpanId: null };
-      if (admit(d)) push(d, roster);
+      // Parts read while the team was idle, with nothing committed since but this entry: the preamble is made from them and it.
+      if (admit(d)) push(d, { roster, text: parts ? (message) => preambleText(parts, message, rows) : undefined });
       return result;
     },
 
@@ -279,7 +281,7 @@ export function createOrchestrator(ctx: TeamChatContext, teamId: string): Orches
     haltForBudget: budget.haltForBudget,
     meterTarget: budget.meterTarget,
 
-    idle: () => running.size === 0 && exchanges.size === 0 && [...queues.values()].every((q) => q.length === 0),
+    idle,
     lastActive: () => last,
     counts: () => ({
       running: running.size + [...exchanges].filter((e) => e.handle !== null).length,

@@ -64,10 +64,47 @@ interface Turn {
   line: string;
 }
 
-export function createActivitySummary(deps: ActivitySummaryDeps): (teamId: string) => string | null {
+/** A transcript row as the summary reads it: its session and its entry's JSON. */
+export interface SummaryRow {
+  sessionKey: string;
+  entry: string;
+}
+
+/**
+ * A team's summary as read at one moment: the sections before the chat, the
+ * newest turns that can fit what they leave (and the first that cannot: the
+ * newest turn alone is clipped rather than dropped), and who speaks in each
+ * of the team's sessions. `composeSummary` makes the text from it, with rows
+ * written since put in front of the turns.
+ */
+export interface SummaryParts {
+  sections: readonly string[];
+  turns: readonly Turn[];
+  speakers: ReadonlyMap<string, string>;
+}
+
+export interface ActivitySummary {
+  (teamId: string): string | null;
+  /** The parts the text is made of; null for a team that does not exist. */
+  parts(teamId: string): SummaryParts | null;
+}
+
+const CHAT_HEAD = '## Recent chat\n';
+const chatBudget = (sections: readonly string[]) => SUMMARY_BUDGET - sections.reduce((n, s) => n + s.length + 2, 0) - CHAT_HEAD.length;
+
+export function createActivitySummary(deps: ActivitySummaryDeps): ActivitySummary {
   const { db, agents, board, briefs, lead, logger, memory } = deps;
   const teamExists = db.prepare('SELECT 1 FROM teams WHERE id = ?').pluck();
   const recentStmt = db.prepare(`SELECT id, entry FROM chat_messages WHERE session_key = ? ORDER BY id DESC LIMIT ${CHAT_TURNS_MAX}`);
+
+  /** Who speaks in each of the team's sessions: its members (archived too) and the lead, by the name the dashboard shows. */
+  function speakersOf(teamId: string): Map<string, string> {
+    const names = new Map(agents.list({ teamId, includeArchived: true }).map((a) => [a.id, a.name]));
+    const eff = lead.effective();
+    // The lead is rarely a member: name its turns as the dashboard shows it, not by its id.
+    if (eff && !names.has(eff.agentId)) names.set(eff.agentId, eff.displayName ?? eff.name ?? eff.agentId);
+    return new Map([...names].map(([agentId, name]) => [teamSessionKey(agentId, teamId), name]));
+  }
 
   /**
    * The team's newest meaningful turns, newest first, at most CHAT_TURNS_MAX.
@@ -75,32 +112,23 @@ export function createActivitySummary(deps: ActivitySummaryDeps): (teamId: strin
    * every delivery, and the chat section is usually full long before the
    * last of the rows read.
    */
-  function* recentTurns(teamId: string): Generator<Turn> {
-    const members = agents.list({ teamId, includeArchived: true });
-    const names = new Map(members.map((a) => [a.id, a.name]));
-    const eff = lead.effective();
-    const ids = new Set(members.map((a) => a.id));
-    if (eff) {
-      ids.add(eff.agentId);
-      // The lead is rarely a member: name its turns as the dashboard shows it, not by its id.
-      if (!names.has(eff.agentId)) names.set(eff.agentId, eff.displayName ?? eff.name ?? eff.agentId);
-    }
-    const rows: Array<{ id: number; entry: string; agentId: string }> = [];
-    for (const agentId of ids) {
-      for (const row of recentStmt.all(teamSessionKey(agentId, teamId)) as Array<{ id: number; entry: string }>) rows.push({ ...row, agentId });
+  function* recentTurns(speakers: ReadonlyMap<string, string>): Generator<Turn> {
+    const rows: Array<{ id: number; entry: string; name: string }> = [];
+    for (const [sessionKey, name] of speakers) {
+      for (const row of recentStmt.all(sessionKey) as Array<{ id: number; entry: string }>) rows.push({ ...row, name });
     }
     rows.sort((a, b) => b.id - a.id);
     let given = 0;
     for (const row of rows) {
       if (given === CHAT_TURNS_MAX) return;
-      const line = turnLine(row.entry, names.get(row.agentId) ?? row.agentId, logger);
+      const line = turnLine(row.entry, row.name, logger);
       if (!line) continue;
       given++;
       yield { id: row.id, line };
     }
   }
 
-  return (teamId) => {
+  const parts = (teamId: string): SummaryParts | null => {
     // The spec: an unknown team is `null`, even when tasks or transcripts still name its id.
     if (teamExists.get(teamId) !== 1) return null;
     const sections: string[] = [];
@@ -118,11 +146,44 @@ export function createActivitySummary(deps: ActivitySummaryDeps): (teamId: strin
         logger.warn({ err, teamId }, 'activity summary: memory store failed; section omitted');
       }
     }
-    const used = sections.reduce((n, s) => n + s.length + 2, 0);
-    const chat = fitTurns(recentTurns(teamId), SUMMARY_BUDGET - used - '## Recent chat\n'.length);
-    if (chat) sections.push(`## Recent chat\n${chat}`);
-    return sections.length > 0 ? sections.join('\n\n') : null;
+    const speakers = speakersOf(teamId);
+    return { sections, turns: turnsWithin(recentTurns(speakers), chatBudget(sections)), speakers };
   };
+
+  const summary = ((teamId: string) => composeSummary(parts(teamId))) as ActivitySummary;
+  summary.parts = parts;
+  return summary;
+}
+
+/** The turns fitTurns can use out of `budget`: those that fit, then the first that does not. */
+function turnsWithin(newestFirst: Iterable<Turn>, budget: number): Turn[] {
+  const out: Turn[] = [];
+  let left = budget;
+  for (const t of newestFirst) {
+    out.push(t);
+    left -= t.line.length + (out.length > 1 ? 1 : 0);
+    if (left < 0) break;
+  }
+  return out;
+}
+
+/**
+ * The summary's text from its parts, with `newer` (rows written since the
+ * parts were read, oldest first) as the newest turns; a row of a session
+ * that is not the team's is not a turn of it.
+ */
+export function composeSummary(parts: SummaryParts | null, newer: readonly SummaryRow[] = []): string | null {
+  if (!parts) return null;
+  const fresh: Turn[] = [];
+  for (const row of newer) {
+    const name = parts.speakers.get(row.sessionKey);
+    const line = name === undefined ? null : turnLine(row.entry, name, null);
+    if (line) fresh.unshift({ id: 0, line });
+  }
+  const turns = fresh.length === 0 ? parts.turns : [...fresh, ...parts.turns].slice(0, CHAT_TURNS_MAX);
+  const chat = fitTurns(turns, chatBudget(parts.sections));
+  const sections = chat ? [...parts.sections, `${CHAT_HEAD}${chat}`] : parts.sections;
+  return sections.length > 0 ? sections.join('\n\n') : null;
 }
 
 /** Newest turns that fit in `budget` characters, in chronological order; the oldest go first. Reads no turn past the first that does not fit. */
@@ -143,12 +204,13 @@ export function fitTurns(newestFirst: Iterable<Turn>, budget: number): string | 
 }
 
 /** A meaningful turn: a user or assistant entry with text; meta and system rows are not. */
-function turnLine(entryJson: string, agentName: string, logger: Logger): string | null {
+function turnLine(entryJson: string, agentName: string, logger: Logger | null): string | null {
   let e: { role?: unknown; kind?: unknown; text?: unknown };
   try {
     e = JSON.parse(entryJson) as typeof e;
   } catch (err) {
-    logger.warn({ err }, 'activity summary: skipped a transcript row that is not JSON');
+    // Rows read from the table are logged; rows just written were serialized here and cannot fail.
+    logger?.warn({ err }, 'activity summary: skipped a transcript row that is not JSON');
     return null;
   }
   if (typeof e.text !== 'string' || e.kind === 'meta' || e.role === 'system') return null;

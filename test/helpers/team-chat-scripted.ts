@@ -21,11 +21,11 @@ import { createLogger } from '../../shared/log.ts';
 import { createExecutions, type Execution } from '../../shared/team-chat/runs/executions.ts';
 import { createTeamChatHost, type TeamChatHost } from '../../shared/team-chat/host.ts';
 
-/** A gateway that answers chat.send with a run the test finishes, chat.abort with `aborted`, chat.history from `history`. */
+/** A gateway that answers chat.send with a run the test finishes (its text kept), chat.abort with `aborted`, chat.history from `history`. */
 export function scriptedGateway() {
   const handlers = createEventHandlers();
   const statusHandlers: Array<(s: ConnectionStatus) => void> = [];
-  const sends: Array<{ sessionKey: string; runId: string }> = [];
+  const sends: Array<{ sessionKey: string; runId: string; message: string }> = [];
   const aborts: string[] = [];
   const history: unknown[] = [];
   let seq = 0;
@@ -35,10 +35,10 @@ export function scriptedGateway() {
     handlers.emit({ type: 'event', event: 'chat', payload });
   };
   const request = (method: string, params?: unknown): Promise<unknown> => {
-    const p = (params ?? {}) as { sessionKey?: string; runId?: string };
+    const p = (params ?? {}) as { sessionKey?: string; runId?: string; message?: string };
     if (method === 'chat.send') {
       const runId = `run-${++seq}`;
-      sends.push({ sessionKey: p.sessionKey as string, runId });
+      sends.push({ sessionKey: p.sessionKey as string, runId, message: p.message as string });
       return Promise.resolve({ runId });
     }
     if (method === 'chat.abort') {

@@ -4,14 +4,16 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { TestContext } from 'node:test';
-import { BOARD_OPEN_LISTED, boardSummary, fitTurns, type TeamMemorySource } from '../../shared/teams/activity-summary.ts';
+import { BOARD_OPEN_LISTED, CHAT_TURNS_MAX, boardSummary, composeSummary, fitTurns, type TeamMemorySource } from '../../shared/teams/activity-summary.ts';
 import type { Task, TaskStatus } from '../../shared/board/types.ts';
+import { createChatMessages } from '../../shared/db/chat-messages.ts';
 import { openDatabase } from '../../shared/db/open.ts';
 import { createSettingsTable } from '../../shared/db/settings-table.ts';
 import { createTx } from '../../shared/db/tx.ts';
 import { createDomain } from '../../shared/domain.ts';
 import { createEventLog } from '../../shared/events/event-log.ts';
 import { createLogger } from '../../shared/log.ts';
+import { teamSessionKey } from '../../shared/team-chat/schemas.ts';
 
 /** Turns newest first, as fitTurns takes them; ids descend. */
 const turns = (...lines: string[]) => lines.map((line, i) => ({ id: lines.length - i, line }));
@@ -175,4 +177,65 @@ void test('Teams: activity summary swallows a memory-store failure and omits onl
   domain.briefs.putTeamBrief(team, 'Still here.');
   assert.equal(domain.activitySummary(team), '## Lead brief\nStill here.');
   assert.ok(logs.some((l) => l.includes('memory store failed')), 'the failure is logged');
+});
+
+// ---------------------------------------------------------------- parts, then newer rows (issue 32 #7)
+
+/** A team of two over an in-memory database, with a transcript writer for its sessions. */
+function chattingTeam(t: TestContext) {
+  const db = openDatabase(':memory:');
+  t.after(() => db.close());
+  const logger = createLogger({ level: 'warn' }, { write: () => undefined });
+  const tx = createTx(db, () => undefined);
+  const domain = createDomain({ db, tx, settingsTable: createSettingsTable(db), eventLog: createEventLog({ db, tx, logger }), logger });
+  const team = domain.teams.create({ name: 'Alpha', icon: 'x', color: '#000' }).id;
+  domain.agents.create({ id: 'ann', name: 'Ann', teamId: team });
+  domain.agents.create({ id: 'bo', name: 'Bo', teamId: team });
+  const chat = createChatMessages(db, tx);
+  let n = 0;
+  const say = (agentId: string, role: 'user' | 'assistant', text: string) =>
+    chat.insert(teamSessionKey(agentId, team), [{ entryId: `e${++n}`, role, kind: 'message', text }]);
+  return { domain, team, say };
+}
+
+void test('Teams: the summary made from parts read earlier and the rows written since is the summary read now', (t) => {
+  const { domain, team, say } = chattingTeam(t);
+  domain.briefs.putTeamBrief(team, 'Ship the beta.');
+  domain.board.create({ title: 'Write the notes', teamId: team });
+  say('ann', 'user', 'hello Ann');
+  say('ann', 'assistant', 'hi there');
+  const parts = domain.activitySummary.parts(team);
+  assert.equal(composeSummary(parts), domain.activitySummary(team), 'no newer rows: the same text');
+  const rows = [...say('bo', 'user', 'Bo, the   release\nnotes?'), ...say('bo', 'assistant', 'on it')];
+  const now = domain.activitySummary(team);
+  assert.equal(composeSummary(parts, rows), now);
+  assert.match(now ?? '', /User: hello Ann\nAnn: hi there\nUser: Bo, the release notes\?\nBo: on it$/);
+});
+
+void test('Teams: with the chat budget full, a newer row pushes the oldest turns out as a fresh read does', (t) => {
+  const { domain, team, say } = chattingTeam(t);
+  for (let i = 0; i < 20; i++) say(i % 2 ? 'bo' : 'ann', i % 3 ? 'assistant' : 'user', `turn ${i} ${'w'.repeat(150)}`);
+  const parts = domain.activitySummary.parts(team);
+  const rows = say('ann', 'user', `the newest ${'n'.repeat(400)}`);
+  assert.equal(composeSummary(parts, rows), domain.activitySummary(team));
+  assert.ok((domain.activitySummary(team) ?? '').length <= 2500);
+});
+
+void test('Teams: a newer row keeps the chat at CHAT_TURNS_MAX turns, and one longer than the budget is clipped, as a fresh read does', (t) => {
+  const { domain, team, say } = chattingTeam(t);
+  for (let i = 0; i < CHAT_TURNS_MAX; i++) say('ann', 'user', `t${i}`);
+  const parts = domain.activitySummary.parts(team);
+  const rows = say('bo', 'user', 'one more');
+  const fresh = domain.activitySummary(team);
+  assert.equal(composeSummary(parts, rows), fresh);
+  assert.equal((fresh ?? '').split('\n').length - 1, CHAT_TURNS_MAX, 'the header and 30 turns');
+  const long = say('bo', 'user', 'x'.repeat(4000));
+  assert.equal(composeSummary(domain.activitySummary.parts(team), long), domain.activitySummary(team));
+});
+
+void test('Teams: rows of a session that is not the team\'s are not turns of its summary', (t) => {
+  const { domain, team, say } = chattingTeam(t);
+  say('ann', 'user', 'ours');
+  const parts = domain.activitySummary.parts(team);
+  assert.equal(composeSummary(parts, [{ sessionKey: teamSessionKey('ann', 'another-team'), entry: JSON.stringify({ role: 'user', text: 'theirs' }) }]), composeSummary(parts));
 });

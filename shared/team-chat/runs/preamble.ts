@@ -4,7 +4,9 @@
 // the team's activity summary (which already holds the lead brief). Each
 // section is clipped to its own cap; empty sections are left out; the whole
 // preamble stays within PREAMBLE_BUDGET characters (the last section gives way).
-import { addressable, type TeamRoster } from '../routing/answerer.ts';
+import type { Domain } from '../../domain.ts';
+import { composeSummary, type SummaryParts, type SummaryRow } from '../../teams/activity-summary.ts';
+import { addressable, loadRoster, type TeamRoster } from '../routing/answerer.ts';
 
 export const PREAMBLE_BUDGET = 6500;
 export const SECTION_CAPS = { rules: 2000, user: 1500, team: 500, activity: 2500 } as const;
@@ -49,3 +51,27 @@ export function buildPreamble(p: PreambleInput): string {
 
 /** What the gateway is sent: the preamble, the marker, the message. */
 export const deliveryText = (preamble: string, message: string): string => `${preamble}${MESSAGE_MARKER}${message}`;
+
+/** Everything a preamble is made of, read at one moment. */
+export interface PreambleParts {
+  roster: TeamRoster;
+  rules: string;
+  userIntro: string;
+  activity: SummaryParts | null;
+}
+
+/** Reads a team's preamble parts (`roster`: when the caller has just read it). */
+export function readPreambleParts(domain: Domain, teamId: string, roster?: TeamRoster): PreambleParts {
+  return {
+    roster: roster ?? loadRoster(domain, teamId),
+    rules: domain.rules.get(teamId).text,
+    userIntro: domain.onboarding.get(teamId).userIntroText,
+    activity: domain.activitySummary.parts(teamId),
+  };
+}
+
+/** The text a delivery sends: the preamble from `parts`, with `newer` rows (written since they were read) in its recent chat. */
+export function preambleText(parts: PreambleParts, message: string, newer: readonly SummaryRow[] = []): string {
+  const { rules, userIntro, roster } = parts;
+  return deliveryText(buildPreamble({ rules, userIntro, roster, activity: composeSummary(parts.activity, newer) }), message);
+}
