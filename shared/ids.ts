@@ -10,6 +10,21 @@ const POOL_SIZE = 16 * 256;
 const pool = Buffer.alloc(POOL_SIZE);
 let poolOffset = POOL_SIZE;
 
+/** The next `n` bytes of the pool (a view: copy it before changing it), refilled from the CSPRNG when spent. */
+function draw(n: number): Buffer {
+  if (n > POOL_SIZE) throw new RangeError(`at most ${POOL_SIZE} random bytes at a time`);
+  if (poolOffset + n > POOL_SIZE) {
+    randomFillSync(pool);
+    poolOffset = 0;
+  }
+  const b = pool.subarray(poolOffset, poolOffset + n);
+  poolOffset += n;
+  return b;
+}
+
+/** `n` random bytes as hex, from the same pool: trace and span ids, minted on every run and model call. */
+export const randomHex = (n: number): string => draw(n).toString('hex');
+
 /**
  * A generator of its own: ids it mints are in order among themselves (its
  * own last millisecond and counter). The process mints with one, `uuidv7`;
@@ -20,13 +35,7 @@ export function createUuidv7(): (now?: number) => string {
   let lastMs = 0;
   let seq = 0;
   return (now = Date.now()) => {
-    if (poolOffset + 16 > POOL_SIZE) {
-      randomFillSync(pool);
-      poolOffset = 0;
-    }
-    const b = Buffer.allocUnsafe(16);
-    pool.copy(b, 0, poolOffset, poolOffset + 16);
-    poolOffset += 16;
+    const b = Buffer.from(draw(16));
     // A 12-bit counter keeps ids minted within one millisecond in order; it
     // starts at a random value below 0x800 each new millisecond.
     if (now <= lastMs) {

@@ -22,7 +22,6 @@
 // hands them to the ingest worker after the settlement commits (writing
 // them cost the endpoint's thread more than the rest of a call), except
 // rows carrying a budget transition, which are written at once.
-import { randomBytes } from 'node:crypto';
 import { z } from 'zod';
 import { budgetEvents } from '../budgets/events.ts';
 import type { BudgetTransition } from '../budgets/schemas.ts';
@@ -30,6 +29,7 @@ import type { CostRecords } from '../costs/index.ts';
 import type { Tx } from '../db/tx.ts';
 import type { EventLog } from '../events/event-log.ts';
 import { EventInputSchema, type EventInput, type EventRow } from '../events/types.ts';
+import { randomHex } from '../ids.ts';
 import type { ModelCall } from '../model-calls/index.ts';
 import { MODEL_CALL_ERROR_TEXT, modelCallErrorType, parseTraceparent, requestModelOf, type ModelCallOutcome } from '../otel/index.ts';
 import type { PriceBook } from '../pricing/index.ts';
@@ -136,7 +136,7 @@ type SpanRows = [EventInput, EventInput];
 
 /** The span_start / span_end pair of one call, and its span id (the cost event's too). */
 function spanRows(call: CallFacts & { outcome: ModelCallOutcome }): { spanId: string; rows: SpanRows } {
-  const spanId = randomBytes(8).toString('hex');
+  const spanId = randomHex(8);
   const base = { ...eventBase(call.agentId, call.ctx, call.traceId), spanId, correlationId: call.id };
   const requestModel = call.model === null ? undefined : requestModelOf(call.model, call.provider);
   const name = requestModel === undefined ? 'chat' : `chat ${requestModel}`;

@@ -4,7 +4,7 @@
 // ids another test file minted at a future `now` (files share a process).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { createUuidv7, UUID_RE, uuidv7 as processUuidv7 } from '../../shared/ids.ts';
+import { createUuidv7, randomHex, UUID_RE, uuidv7 as processUuidv7 } from '../../shared/ids.ts';
 
 const V7 = /^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 const msOf = (id: string) => parseInt(id.replace(/-/g, '').slice(0, 12), 16);
@@ -57,4 +57,17 @@ void test('Orchestration event row: 10k ids with one fixed `now` stay ordered pa
   // The counter holds at most 4096 ids per millisecond, so the time moves on a few ms at most.
   const last = msOf(ids[ids.length - 1] as string);
   assert.ok(last > now && last <= now + 5, `last ms ${last - now} past now`);
+});
+
+void test('Trace ids: randomHex gives n random bytes as hex, distinct across pool refills and between uuidv7 draws', () => {
+  const seen = new Set<string>();
+  for (let i = 0; i < 2000; i++) {
+    const trace = randomHex(16);
+    const span = randomHex(8);
+    assert.match(trace, /^[0-9a-f]{32}$/);
+    assert.match(span, /^[0-9a-f]{16}$/);
+    seen.add(trace).add(span).add(createUuidv7()());
+  }
+  assert.equal(seen.size, 6000, 'no value handed out twice');
+  assert.throws(() => randomHex(1 << 20), RangeError);
 });

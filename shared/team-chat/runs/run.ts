@@ -11,12 +11,11 @@
 // endpoint is metered as each call ends (call-meter.ts), what that missed
 // when the run ends, and a budget that spend pauses halts the rest of the
 // message.
-import { randomBytes } from 'node:crypto';
 import { messageOf } from '../../errors.ts';
 import { sendChat, type ChatTurn } from '../../gateway/chat.ts';
 import type { GatewaySession } from '../../gateway/client.ts';
 import { GatewayError } from '../../gateway/protocol.ts';
-import { uuidv7 } from '../../ids.ts';
+import { randomHex, uuidv7 } from '../../ids.ts';
 import type { TeamChatContext } from '../context.ts';
 import { isAnnounceRunId } from '../spawns/spawn-keys.ts';
 import { readRunUsage, recordCompletion } from './completion.ts';
@@ -32,8 +31,8 @@ export type { RunHandle, RunOutcome, RunSpec } from './run-types.ts';
 /** Gateway codes that mean the connection, not the run, failed: the send is retried once. */
 const CONNECTION_CODES: ReadonlySet<string> = new Set(['CLOSED', 'UNAVAILABLE', 'UNREACHABLE']);
 
-export const newTraceId = (): string => randomBytes(16).toString('hex');
-const newSpanId = (): string => randomBytes(8).toString('hex');
+export const newTraceId = (): string => randomHex(16);
+const newSpanId = (): string => randomHex(8);
 
 /** Starts a run: its row, event and status are written before this returns; the gateway part goes on in `done`. */
 export function startRun(ctx: TeamChatContext, spec: RunSpec): RunHandle {
