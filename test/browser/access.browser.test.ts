@@ -52,6 +52,24 @@ void test('Dashboard (issue 18, journey 8): the access gate shows the access pag
   await page.getByRole('link', { name: /Gateway.*gateway stopped/ }).waitFor();
 });
 
+void test('Dashboard (issue 33 #6): opened at a path that reads as another host (//evil.example/teams), the access page sends the token to svc only', async (t) => {
+  const svc = await startSvc(t, { env: GATED });
+  const { page, context, allow } = await openPage(t, browser());
+  allow(GATED_401);
+  const hosts = new Set<string>();
+  page.on('request', (r) => void hosts.add(new URL(r.url()).host));
+  await page.goto(`${svc.base}//evil.example/teams`);
+  await page.getByRole('heading', { name: 'Access token required', level: 1 }).waitFor();
+  await page.getByLabel('Access token').fill(TOKEN);
+  await page.getByRole('button', { name: 'Open dashboard' }).click();
+  await page.getByRole('navigation', { name: 'Main' }).waitFor();
+  const here = new URL(page.url());
+  assert.equal(here.origin, svc.base, 'still on svc');
+  assert.equal(here.search, '', 'the token is gone from the address');
+  assert.deepEqual([...hosts], [new URL(svc.base).host], 'no request left for another host');
+  assert.deepEqual((await context.cookies()).map((c) => c.name), ['svc_access']);
+});
+
 for (const colorScheme of ['light', 'dark'] as const) {
   void test(`Dashboard (issue 18, journey 8): the access page passes axe in ${colorScheme}`, async (t) => {
     const svc = await startSvc(t, { env: GATED });

@@ -139,15 +139,21 @@ void test('Dashboard (issue 18, Settings): each health check reads ok, degraded 
 
 void test('Dashboard (issue 18, journey 8): the access page sends the token as the gate\'s parameter and accepts what the gate accepts', () => {
   assert.equal(ACCESS_PARAM, QUERY_PARAM);
-  assert.equal(accessUrl('/approvals', '?tab=history', 'abc'), '/approvals?tab=history&access_token=abc');
-  assert.equal(accessUrl('/', '?access_token=old', 'new'), '/?access_token=new');
-  assert.equal(withoutToken('/approvals', '?tab=history&access_token=bad'), '/approvals?tab=history');
-  assert.equal(withoutToken('/', '?access_token=bad'), '/');
+  const at = (pathname: string, search: string) => ({ origin: 'http://127.0.0.1:4000', pathname, search });
+  assert.equal(accessUrl(at('/approvals', '?tab=history'), 'abc'), 'http://127.0.0.1:4000/approvals?tab=history&access_token=abc');
+  assert.equal(accessUrl(at('/', '?access_token=old'), 'new'), 'http://127.0.0.1:4000/?access_token=new');
+  assert.equal(withoutToken(at('/approvals', '?tab=history&access_token=bad')), 'http://127.0.0.1:4000/approvals?tab=history');
+  assert.equal(withoutToken(at('/', '?access_token=bad')), 'http://127.0.0.1:4000/');
+  // A path that reads as another host when taken as a reference stays a path of this origin.
+  for (const path of ['//evil.example/teams', '///evil.example', '/\\evil.example/x']) {
+    assert.equal(new URL(accessUrl(at(path, ''), 'abc')).host, '127.0.0.1:4000', path);
+    assert.equal(new URL(withoutToken(at(path, '?access_token=bad'))).host, '127.0.0.1:4000', path);
+  }
   assert.equal(checkToken(''), 'Paste the access token first.');
   fc.assert(
     fc.property(fc.string({ minLength: 1, maxLength: 40 }), (s) => {
       assert.equal(checkToken(s) === null, TOKEN_RE.test(s), `for ${JSON.stringify(s)}`);
-      assert.equal(new URLSearchParams(accessUrl('/', '', s).split('?')[1]).get(QUERY_PARAM), s, 'the server reads back exactly the token');
+      assert.equal(new URL(accessUrl(at('/', ''), s)).searchParams.get(QUERY_PARAM), s, 'the server reads back exactly the token');
     }),
   );
 });

@@ -8,10 +8,9 @@ import { accessUrl, ACCESS_PARAM, checkToken, withoutToken } from './access-url.
 
 /** A token in the address on load means the server did not accept it (a good one is redirected away). */
 function rejectedTokenInAddress(): boolean {
-  const { pathname, search } = window.location;
-  if (!new URLSearchParams(search).has(ACCESS_PARAM)) return false;
+  if (!new URLSearchParams(window.location.search).has(ACCESS_PARAM)) return false;
   // Drop it from the address and the history entry at once: never kept.
-  window.history.replaceState(window.history.state, '', withoutToken(pathname, search));
+  window.history.replaceState(window.history.state, '', withoutToken(window.location));
   return true;
 }
 
@@ -29,7 +28,7 @@ export default function AccessPage() {
     setProblem(bad);
     if (bad) return;
     setToken('');
-    window.location.assign(accessUrl(window.location.pathname, window.location.search, t));
+    window.location.assign(accessUrl(window.location, t));
   };
   return (
     <main className="mx-auto flex min-h-full max-w-xl flex-col justify-center gap-5 p-6">
