@@ -2,7 +2,7 @@
 // gateway's openclaw.json and .env, backups): the content appears complete or
 // not at all, with mode 0600 whatever the umask, and a new file is created
 // with O_EXCL, so a symlink planted at its name is never followed.
-import { chmodSync, closeSync, constants, fchmodSync, fsyncSync, mkdirSync, openSync, renameSync, rmSync, writeFileSync, writeSync } from 'node:fs';
+import { chmodSync, closeSync, constants, fchmodSync, fsyncSync, mkdirSync, openSync, renameSync, rmSync, statSync, writeFileSync, writeSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { dirname } from 'node:path';
 
@@ -94,4 +94,41 @@ export function writeFileAtomic(file: string, text: string): void {
     throw err;
   }
   fsyncDir(dirname(file));
+}
+
+/**
+ * Narrows an existing path to `mode` when it allows more (group or others
+ * bits). A path another user owns is left alone: its owner chose its mode,
+ * and chmod would fail. Nothing at the path: nothing to do.
+ */
+export function narrowMode(path: string, mode: 0o700 | 0o600): void {
+  let st;
+  try {
+    st = statSync(path);
+  } catch (err) {
+    if (isMissingFile(err)) return;
+    throw err;
+  }
+  if (typeof process.getuid === 'function' && st.uid !== process.getuid()) return;
+  if ((st.mode & 0o777 & ~mode) !== 0) chmodSync(path, mode);
+}
+
+/** svc's state folder (or one inside it): created 0700, and an older one narrowed to 0700. */
+export function ensurePrivateDir(dir: string): void {
+  mkdirSync(dir, { recursive: true, mode: 0o700 });
+  narrowMode(dir, 0o700);
+}
+
+/**
+ * A SQLite database file readable by its owner only, before SQLite opens it:
+ * a new one is created empty with 0600 (SQLite gives its -wal and -shm files
+ * the database file's mode), an older one and its -wal and -shm are narrowed.
+ */
+export function ensurePrivateDbFile(file: string): void {
+  try {
+    closeSync(openSync(file, CREATE_NEW, 0o600));
+  } catch (err) {
+    if (!isAlreadyThere(err)) throw err;
+  }
+  for (const path of [file, `${file}-wal`, `${file}-shm`]) narrowMode(path, 0o600);
 }

@@ -4,7 +4,7 @@
 // health, MCP sessions) and the HTTP pieces the routes share (http/: the
 // gate, the SSE registry, upgrades, the gateway proxy), all handed to the
 // routes as AppDeps. main.ts binds it; tests build it directly.
-import { mkdirSync } from 'node:fs';
+import { ensurePrivateDir } from '../shared/fs-safe.ts';
 import type { Config } from '../shared/config.ts';
 import { createChatMessages, type ChatRow } from '../shared/db/chat-messages.ts';
 import { checkpointAndClose, openDatabase } from '../shared/db/open.ts';
@@ -81,7 +81,8 @@ export function gateToken(config: Config): string | null {
 
 export function createRuntime(config: Config, logger: Logger, opts: RuntimeOptions = {}): Runtime {
   const paths = svcPaths(config);
-  mkdirSync(paths.home, { recursive: true, mode: 0o700 });
+  // An older state folder may have been created with a looser mode: narrowed on every start.
+  ensurePrivateDir(paths.home);
   const startWorkers = opts.startWorkers ?? true;
   const db = openDatabase(paths.db);
   const tx = createTx(db, (err) => logger.error({ err }, 'after-commit hook failed'));

@@ -8,6 +8,7 @@
 import Database from 'better-sqlite3';
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
+import { ensurePrivateDbFile } from '../fs-safe.ts';
 import { LATEST_VERSION, migrate } from './migrations.ts';
 
 export type Db = Database.Database;
@@ -42,7 +43,11 @@ export class SchemaTooNewError extends Error {
 
 export function openDatabase(path: string, opts: OpenOptions = {}): Db {
   const readonly = opts.readonly ?? false;
-  if (!readonly) mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
+  if (!readonly && path !== ':memory:' && path !== '') {
+    mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
+    // The rows hold transcripts, spend and settings: not for other users of the machine.
+    ensurePrivateDbFile(path);
+  }
   const db = new Database(path, { readonly, fileMustExist: readonly });
   db.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
   if (!readonly && (opts.migrate ?? true)) {

@@ -3,7 +3,7 @@
 // DNS rebinding, WebSocket upgrades, graceful shutdown.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, readFileSync } from 'node:fs';
+import { chmodSync, existsSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import WebSocket from 'ws';
@@ -44,6 +44,15 @@ void test('State directory: api-port.txt holds the bound port; graceful shutdown
   assert.equal(db.pragma('integrity_check', { simple: true }), 'ok');
   db.close();
   assert.equal(existsSync(join(s.home, 'svc.db-wal')) ? readFileSync(join(s.home, 'svc.db-wal')).length : 0, 0);
+});
+
+void test('Security (issue 33 #6): a state folder left 0755 is narrowed to 0700 at start, and svc.db is 0600', async (t) => {
+  const home = tempHome();
+  chmodSync(home, 0o755);
+  const s = stopAfter(t, await startServer({ home }));
+  assert.equal(statSync(s.home).mode & 0o777, 0o700);
+  assert.equal(statSync(join(s.home, 'svc.db')).mode & 0o777, 0o600);
+  assert.equal((await fetch(`${s.base}/api/health`)).status, 200);
 });
 
 void test('Authentication 2-4: the gate and its cookie on a real socket; upgrades refused without the cookie', async (t) => {
