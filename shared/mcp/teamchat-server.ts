@@ -9,10 +9,14 @@
 // Such a session is its agent (bound-identity.ts): an authorAgentId naming
 // another agent is refused, where a session bound by the spec's query
 // parameters alone ignores it (the spec's rule; those parameters make no
-// identity).
+// identity). Such a session also reads and posts only in the rooms of its
+// agent's teams (those whose roster holds it: a member, the leader, or the
+// lead that answers there; issue 33 #6), whichever way the room was named.
 import { setTimeout as sleep } from 'node:timers/promises';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
+import type { Domain } from '../domain.ts';
+import { addressable, loadRoster } from '../team-chat/routing/answerer.ts';
 import { boundAgentOf, otherAgentRefusal } from './bound-identity.ts';
 import { errorResult, okResult, runTool, toolFailure } from './results.ts';
 import {
@@ -52,6 +56,12 @@ export function teamChatBinding(binding: McpBinding): TeamChatBinding | null {
   return teamId && authorAgentId ? { teamId, authorAgentId } : null;
 }
 
+/** Whether `agentId` is on the team's roster: its room is one of the agent's rooms. */
+const onTeam = (domain: Domain, teamId: string, agentId: string): boolean => addressable(loadRoster(domain, teamId)).some((a) => a.id === agentId);
+
+const notItsTeam = (agentId: string, teamId: string) =>
+  errorResult(`this session is bound to agent ${agentId}: team ${teamId} is not one of its teams, so its room is closed to this session`, { status: 403 });
+
 const UNBOUND_POST = 'teamId and authorAgentId are required: this session is not bound to a room and author';
 const UNBOUND_READ = 'teamId is required: this session is not bound to a room';
 
@@ -79,6 +89,7 @@ export const createTeamChatServer: McpServerFactory = (ctx, binding) => {
         const author = mintedAuthor ?? args.authorAgentId;
         const who = bound ?? (args.teamId && author ? { teamId: args.teamId, authorAgentId: author } : null);
         if (!who) return errorResult(mintedAuthor ? UNBOUND_READ : UNBOUND_POST, { status: 400 });
+        if (mintedAuthor && !onTeam(ctx.domain, who.teamId, mintedAuthor)) return notItsTeam(mintedAuthor, who.teamId);
         const post = posts.post({ ...who, text: args.text, emitEvent: bound !== null || mintedAuthor !== null });
         return okResult({ post, bound: bound !== null });
       }),
@@ -95,6 +106,7 @@ export const createTeamChatServer: McpServerFactory = (ctx, binding) => {
     async (args, extra) => {
       const teamId = bound?.teamId ?? args.teamId;
       if (!teamId) return errorResult(UNBOUND_READ, { status: 400 });
+      if (mintedAuthor && !onTeam(ctx.domain, teamId, mintedAuthor)) return notItsTeam(mintedAuthor, teamId);
       const room = roomOf(teamId);
       const after = args.after ?? 0;
       const limit = args.limit ?? SUBSCRIBE_LIMIT_DEFAULT;

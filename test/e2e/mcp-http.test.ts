@@ -307,9 +307,15 @@ void test('Tools broker and MCP: Streamable HTTP sessions, tasks and teamchat to
     await expectRpc400(await rawInit(base, 'memory', '?scopeAgentId=someone-else', await bindingFor(base, 'memory', 'mem-agent')),
       "Bad Request: scopeAgentId conflicts with the session's binding: leave it out, the binding sets it");
 
-    const chat = await connect(t, base, 'teamchat', '?roomTeamId=violet', await bindingFor(base, 'teamchat', 'chat-agent'));
+    // An agent's bound session posts in its own team's room (issue 33 #6): the team and its member, as a person creates them.
+    const json = { 'content-type': 'application/json' };
+    const created = await fetch(`${base}/api/teams`, { method: 'POST', headers: json, body: JSON.stringify({ name: 'Violet', icon: 'v', color: 'violet' }) });
+    const violet = ((await created.json()) as { team: { id: string } }).team.id;
+    const member = await fetch(`${base}/api/agents`, { method: 'POST', headers: json, body: JSON.stringify({ id: 'chat-agent', name: 'Chat agent', runtime: 'native', teamId: violet }) });
+    assert.equal(member.status, 200, await member.clone().text());
+    const chat = await connect(t, base, 'teamchat', `?roomTeamId=${violet}`, await bindingFor(base, 'teamchat', 'chat-agent'));
     const { post, bound } = ok<{ post: Post; bound: boolean }>(await call(chat.client, 'team_chat_post', { text: 'hi' }));
-    assert.deepEqual([bound, post.room, post.authorAgentId], [true, 'team:violet', 'chat-agent']);
+    assert.deepEqual([bound, post.room, post.authorAgentId], [true, `team:${violet}`, 'chat-agent']);
     // Issue 30 #2: the agent of a minted binding is refused another author (a query-bound session ignores it, above).
     assert.match(errText(await call(chat.client, 'team_chat_post', { text: 'hi', authorAgentId: 'mallory' })), /bound to agent chat-agent: authorAgentId/);
   });

@@ -129,6 +129,42 @@ void test(`${S}: claim_task and add_comment in a bound session: another agent is
   assert.equal(ok<{ comment: Comment }>(await call(anonymous, 'add_comment', { taskId: third.id, body: 'hi', authorAgentId: 'bob' })).comment.authorAgentId, 'bob');
 });
 
+void test(`Security (issue 33 #6): an agent's bound teamchat session reads and posts only in its own teams' rooms, however the room is named`, async (t) => {
+  const app = await svc(t);
+  const { base, teamId, built } = app;
+  const { domain } = built.runtime.deps;
+  const other = domain.teams.create({ name: 'Other', icon: 'x', color: 'red', leaderAgentId: 'olga' }).id;
+  domain.agents.create({ id: 'olga', name: 'Olga', teamId: other });
+  const roomOf = async (id: string) => (await get<{ posts: Array<{ authorAgentId: string; text: string }> }>(base, `/api/team-chat?teamId=${id}`)).posts;
+  const closed = (r: CallToolResult) => {
+    assert.equal(r.isError, true, `expected a refusal: ${JSON.stringify(r.content)}`);
+    assert.equal((r.content[0] as { text: string }).text, `this session is bound to agent bob: team ${other} is not one of its teams, so its room is closed to this session`);
+    assert.equal((r.structuredContent as { status: number }).status, 403);
+  };
+  const olga = await connect(app, 'teamchat', await bindingFor(base, 'teamchat', 'olga'));
+  ok(await call(olga, 'team_chat_post', { text: 'their secret plan', teamId: other }));
+
+  // Named in the arguments.
+  const chat = await connect(app, 'teamchat', await bindingFor(base, 'teamchat', 'bob'));
+  closed(await call(chat, 'team_chat_post', { text: 'hello there', teamId: other }));
+  closed(await call(chat, 'team_chat_subscribe', { teamId: other }));
+  // Named by the spec's query parameter beside the binding.
+  const viaQuery = new Client({ name: 'svc-test', version: '0.0.0' });
+  app.clients.push(viaQuery);
+  await viaQuery.connect(
+    new StreamableHTTPClientTransport(new URL(`${base}/api/mcp/teamchat?roomTeamId=${other}`), { requestInit: { headers: await bindingFor(base, 'teamchat', 'bob') } }),
+  );
+  closed(await call(viaQuery, 'team_chat_post', { text: 'hello there' }));
+  closed(await call(viaQuery, 'team_chat_subscribe', {}));
+  assert.deepEqual((await roomOf(other)).map((p) => p.text), ['their secret plan'], 'nothing posted there');
+
+  // Its own team's room still works, and the lead of a team without a leader of its own is on it.
+  ok(await call(chat, 'team_chat_post', { text: 'ours', teamId }));
+  assert.deepEqual(ok<{ posts: Array<{ text: string }> }>(await call(chat, 'team_chat_subscribe', { teamId })).posts.map((p) => p.text), ['ours']);
+  const lena = await connect(app, 'teamchat', await bindingFor(base, 'teamchat', 'lena'));
+  ok(await call(lena, 'team_chat_post', { text: 'lead here', teamId }));
+});
+
 void test(`${S}: teamchat, memory and the brokered tools refuse another agent in a bound session and write nothing; equal or omitted is that agent`, async (t) => {
   const app = await svc(t);
   const { base, teamId, built } = app;
