@@ -34,9 +34,20 @@ export const decisionInputProblem = (error: z.ZodError): string => error.issues[
  * GET /api/approvals: optional filters, newest first. As on the audit log, a
  * wrong-typed parameter falls back to its default and the limit is clamped.
  */
+/**
+ * Who a record comes from: `svc`, the decision that resolved one of svc's own
+ * tool approvals (the record names it); `client`, a decision a client
+ * reported through POST /api/approvals, which svc did not see taken and
+ * which links to no approval (issue 33 #6).
+ */
+export const DECISION_SOURCES = ['svc', 'client'] as const;
+export type DecisionSource = (typeof DECISION_SOURCES)[number];
+export const sourceOf = (approvalId: string | null): DecisionSource => (approvalId === null ? 'client' : 'svc');
+
 export const DecisionQuery = z.object({
   agentId: z.string().min(1).optional().catch(undefined),
   toolName: z.string().min(1).optional().catch(undefined),
+  source: z.enum(DECISION_SOURCES).optional().catch(undefined),
   limit: z.coerce
     .number()
     .int()
@@ -52,6 +63,7 @@ export const DecisionRecord = z.object({
   action: z.enum(APPROVAL_DECISIONS),
   /** The tool approval this decision resolved; null for a decision a client recorded. */
   approvalId: z.string().nullable(),
+  source: z.enum(DECISION_SOURCES),
   reason: z.string().nullable(),
   createdAt: z.number(),
 });

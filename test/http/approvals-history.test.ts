@@ -35,6 +35,7 @@ void test('Governance → POST /api/approvals: records a decision; GET lists the
     assert.equal(body.record.toolName, toolName);
     assert.equal(body.record.action, action);
     assert.equal(body.record.approvalId, null);
+    assert.equal(body.record.source, 'client', 'a reported decision, linked to no approval of svc');
     assert.equal(body.record.reason, `why ${agentId}`);
     made.push(body.record);
   }
@@ -81,6 +82,23 @@ void test('Governance → GET /api/approvals: resolving a tool approval adds its
   assert.equal(list[0]?.action, 'deny');
   assert.equal(list[0]?.agentId, 'ada');
   assert.equal(list[0]?.toolName, 'delete_path');
+  assert.equal(list[0]?.source, 'svc');
+});
+
+void test('Security (issue 33 #6): a decision a client reports stays apart from the ones svc made: source, and a filter on it', async (t) => {
+  const { app, runtime } = await buildTestApp(t);
+  const store = createApprovalStore(runtime.deps.db);
+  const row = store.open({ toolName: 'delete_path', agentId: 'ada', agentTokenId: null, argsSummary: null, reason: 'cleanup', taskId: null, tenantId: null, ttlMs: 60_000 }, Date.now());
+  assert.equal((await app.inject({ method: 'POST', url: `/api/tools/approvals/${row.id}/resolve`, payload: { decision: 'deny' } })).statusCode, 200);
+  // A client claims the same agent was allowed the same tool: it is recorded, as the spec says, but as a report.
+  assert.equal((await post(app, { agentId: 'ada', toolName: 'delete_path', action: 'allow_always' })).statusCode, 200);
+  const all = await records(app);
+  assert.deepEqual(all.map((r) => [r.action, r.source, r.approvalId]), [['allow_always', 'client', null], ['deny', 'svc', row.id]]);
+  assert.deepEqual((await records(app, '?source=svc')).map((r) => r.action), ['deny']);
+  assert.deepEqual((await records(app, '?source=client')).map((r) => r.action), ['allow_always']);
+  assert.equal((await records(app, '?source=bogus')).length, 2, 'a wrong value falls back to no filter');
+  // Nothing was granted by the report: the approval is still the denied one.
+  assert.equal(store.get(row.id)?.status, 'deny');
 });
 
 void test('Governance → GET /api/approvals: a database failure is 500 { ok: false, error, records: [] }; the server goes on', async (t) => {
