@@ -164,6 +164,35 @@ void test('Dashboard (issue 18, journey 6): an approval that expires says so and
   await page.getByRole('region', { name: 'Approval history' }).getByRole('cell', { name: 'Expired' }).waitFor();
 });
 
+void test('Dashboard (issue 33 #6): a decision a client reported is shown apart from the approvals svc decided, as granting nothing', async (t) => {
+  const svc = await startSvc(t, { env: LONG_TTL });
+  const agent = await agentClient(t, svc.base, 'agent-rep');
+  const call = askToDelete(svc.home, agent, 'rep.txt');
+  await waitFor(async () => (await pending(svc.base)).length === 1, { what: 'the approval to be pending' });
+  const [asked] = await pending(svc.base);
+  const denied = await fetch(`${svc.base}/api/tools/approvals/${asked?.id}/resolve`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"decision":"deny"}' });
+  assert.equal(denied.status, 200);
+  assert.match(text(await call), /denied/i);
+  // Another program claims the opposite, through the spec's reporting route.
+  const reported = await fetch(`${svc.base}/api/approvals`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ agentId: 'agent-rep', toolName: 'delete_path', action: 'allow_always', reason: 'approved in chat' }),
+  });
+  assert.equal(reported.status, 200);
+
+  const { page } = await openPage(t, browser());
+  await page.goto(`${svc.base}/approvals?tab=history`);
+  const history = page.getByRole('region', { name: 'Approval history' });
+  await history.getByRole('cell', { name: 'Denied' }).waitFor();
+  assert.equal(await history.getByRole('row').count(), 2, 'the header and the one decision svc made');
+  const apart = page.getByRole('region', { name: 'Decisions reported by clients' });
+  await apart.getByRole('cell', { name: 'approved in chat' }).waitFor();
+  assert.equal(await apart.getByRole('cell', { name: 'Always allow' }).count(), 1);
+  await page.getByText('they granted nothing').waitFor();
+  assert.deepEqual(await axeSerious(page), []);
+});
+
 for (const colorScheme of ['light', 'dark'] as const) {
   void test(`Dashboard (issue 18, Approvals): the three tabs pass axe in ${colorScheme}, with a pending card shown`, async (t) => {
     const svc = await startSvc(t, { env: LONG_TTL });

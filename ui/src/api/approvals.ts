@@ -1,6 +1,7 @@
 // The tools broker's approvals (GET /api/tools/approvals, POST
 // .../:id/resolve), their history from the event log (GET /api/obs/events of
 // the approval kinds: GET /api/tools/approvals holds only the decisions), the
+// decisions clients reported (GET /api/approvals?source=client), the
 // tools (GET /api/tools) and their audit (GET /api/tools/audit). Two key
 // roots: ['approvals'] and ['tools']. Pending approvals are polled (every 3 s
 // while a page shows them, 10 s for the nav badge; react-query pauses polling
@@ -9,12 +10,13 @@
 // (features/approvals/settled.ts).
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from './client.ts';
-import type { ApprovalDecision, EventRow, Tool, ToolApproval, ToolAuditRow } from './types.ts';
+import type { ApprovalDecision, DecisionRecord, EventRow, Tool, ToolApproval, ToolAuditRow } from './types.ts';
 
 export const approvalKeys = {
   all: ['approvals'] as const,
   pending: ['approvals', 'pending'] as const,
   history: ['approvals', 'history'] as const,
+  reported: ['approvals', 'reported'] as const,
 };
 
 export const toolKeys = {
@@ -56,6 +58,15 @@ export function useApprovalHistory() {
   return useQuery({
     queryKey: approvalKeys.history,
     queryFn: () => api<{ events: EventRow[] }>('/api/obs/events?kinds=approval_requested,approval_resolved&order=desc&limit=1000').then((r) => r.events),
+    refetchInterval: 10_000,
+  });
+}
+
+/** Decisions clients reported through POST /api/approvals, newest first: svc did not see them taken, and they granted nothing. */
+export function useReportedDecisions() {
+  return useQuery({
+    queryKey: approvalKeys.reported,
+    queryFn: () => api<{ ok: true; records: DecisionRecord[] }>('/api/approvals?source=client&limit=200').then((r) => r.records),
     refetchInterval: 10_000,
   });
 }

@@ -24,6 +24,7 @@ export type { LeadOverrideView } from '../../../shared/lead/resolve.ts';
 // Approvals, tool audit, settings and health (brief D). ToolApproval, Tool and
 // ToolAuditRow are the broker's declared shapes (shared/broker/types.ts).
 export type { ApprovalDecision, Tool, ToolApproval, ToolAuditRow } from '../../../shared/broker/types.ts';
+export type { DecisionRecord } from '../../../shared/approvals/schemas.ts';
 export type { EventRow } from '../../../shared/events/types.ts';
 export type { SettingsView } from '../../../shared/settings/resolve.ts';
 export type { BootReport, CheckResult } from '../../../shared/health/types.ts';

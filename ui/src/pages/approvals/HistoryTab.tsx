@@ -1,7 +1,8 @@
 // The history tab: every approval asked for and how it ended, folded from
 // the event log's approval_requested / approval_resolved rows (GET
-// /api/obs/events; svc has no approvals-history table route yet).
-import { useApprovalHistory, usePendingApprovals } from '../../api/approvals.ts';
+// /api/obs/events); below it, apart, the decisions clients reported through
+// POST /api/approvals, which svc did not see taken and which grant nothing.
+import { useApprovalHistory, usePendingApprovals, useReportedDecisions } from '../../api/approvals.ts';
 import { Empty, ErrorState, Loading } from '../../components/States.tsx';
 import { foldHistory, formatTime, OUTCOME_LABEL, type HistoryOutcome } from '../../features/approvals/logic.ts';
 
@@ -14,6 +15,15 @@ const TONE: Record<HistoryOutcome, string> = {
 };
 
 export function HistoryTab() {
+  return (
+    <div className="flex flex-col gap-6">
+      <AskedHistory />
+      <ReportedDecisions />
+    </div>
+  );
+}
+
+function AskedHistory() {
   const history = useApprovalHistory();
   const pending = usePendingApprovals();
   if (history.isPending) return <Loading what="approval history" />;
@@ -47,5 +57,48 @@ export function HistoryTab() {
         </tbody>
       </table>
     </div>
+  );
+}
+
+/** Only when there are some: most people never use the reporting route. */
+function ReportedDecisions() {
+  const reported = useReportedDecisions();
+  if (reported.isPending || reported.error || reported.data.length === 0) return null;
+  const now = Date.now();
+  return (
+    <section aria-labelledby="reported-heading" className="flex flex-col gap-2">
+      <h2 id="reported-heading" className="font-semibold">
+        Reported by clients
+      </h2>
+      <p className="text-sm text-muted">
+        Decisions another program recorded through <code className="rounded bg-surface-2 px-1">POST /api/approvals</code>. svc did not see them
+        taken, they answer none of its approvals, and they granted nothing.
+      </p>
+      <div className="overflow-x-auto rounded-lg border border-border" tabIndex={0} role="region" aria-label="Decisions reported by clients">
+        <table className="w-full text-left text-sm">
+          <caption className="sr-only">Decisions reported by clients, newest first</caption>
+          <thead className="bg-surface-2 text-muted">
+            <tr>
+              <th scope="col" className="px-3 py-2 font-medium">Reported</th>
+              <th scope="col" className="px-3 py-2 font-medium">Tool</th>
+              <th scope="col" className="px-3 py-2 font-medium">Agent</th>
+              <th scope="col" className="px-3 py-2 font-medium">Says</th>
+              <th scope="col" className="px-3 py-2 font-medium">Reason given</th>
+            </tr>
+          </thead>
+          <tbody>
+            {reported.data.map((r) => (
+              <tr key={r.id} className="border-t border-border bg-surface">
+                <td className="px-3 py-2 whitespace-nowrap">{formatTime(r.createdAt, now)}</td>
+                <td className="px-3 py-2 font-mono break-all">{r.toolName}</td>
+                <td className="px-3 py-2 break-all">{r.agentId ?? 'unknown'}</td>
+                <td className="px-3 py-2">{OUTCOME_LABEL[r.action]}</td>
+                <td className="px-3 py-2 break-words">{r.reason ?? '—'}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+    </section>
   );
 }
