@@ -3,6 +3,7 @@
 // /api/obs/events); below it, apart, the decisions clients reported through
 // POST /api/approvals, which svc did not see taken and which grant nothing.
 import { useApprovalHistory, usePendingApprovals, useReportedDecisions } from '../../api/approvals.ts';
+import { DataTable } from '../../components/DataTable.tsx';
 import { Empty, ErrorState, Loading } from '../../components/States.tsx';
 import { foldHistory, formatTime, OUTCOME_LABEL, type HistoryOutcome } from '../../features/approvals/logic.ts';
 
@@ -32,31 +33,17 @@ function AskedHistory() {
   if (rows.length === 0) return <Empty title="No approvals yet">Every approval an agent asks for, and how it ended, is listed here.</Empty>;
   const now = Date.now();
   return (
-    <div className="overflow-x-auto rounded-lg border border-border" tabIndex={0} role="region" aria-label="Approval history">
-      <table className="w-full text-left text-sm">
-        <caption className="sr-only">Approval history, newest first</caption>
-        <thead className="bg-surface-2 text-muted">
-          <tr>
-            <th scope="col" className="px-3 py-2 font-medium">Asked</th>
-            <th scope="col" className="px-3 py-2 font-medium">Tool</th>
-            <th scope="col" className="px-3 py-2 font-medium">Agent</th>
-            <th scope="col" className="px-3 py-2 font-medium">Decision</th>
-            <th scope="col" className="px-3 py-2 font-medium">Decided</th>
-          </tr>
-        </thead>
-        <tbody>
-          {rows.map((r) => (
-            <tr key={r.approvalId} className="border-t border-border bg-surface">
-              <td className="px-3 py-2 whitespace-nowrap">{r.requestedAt === null ? '—' : formatTime(r.requestedAt, now)}</td>
-              <td className="px-3 py-2 font-mono break-all">{r.toolName}</td>
-              <td className="px-3 py-2 break-all">{r.agentId ?? 'unknown'}</td>
-              <td className={`px-3 py-2 font-semibold ${TONE[r.outcome]}`}>{OUTCOME_LABEL[r.outcome]}</td>
-              <td className="px-3 py-2 whitespace-nowrap">{r.resolvedAt === null ? '—' : formatTime(r.resolvedAt, now)}</td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </div>
+    <DataTable label="Approval history" caption="Approval history, newest first" columns={['Asked', 'Tool', 'Agent', 'Decision', 'Decided']}>
+      {rows.map((r) => (
+        <tr key={r.approvalId} className="border-t border-border bg-surface">
+          <td className="px-3 py-2 whitespace-nowrap">{r.requestedAt === null ? '—' : formatTime(r.requestedAt, now)}</td>
+          <td className="px-3 py-2 font-mono break-all">{r.toolName}</td>
+          <td className="px-3 py-2 break-all">{r.agentId ?? 'unknown'}</td>
+          <td className={`px-3 py-2 font-semibold ${TONE[r.outcome]}`}>{OUTCOME_LABEL[r.outcome]}</td>
+          <td className="px-3 py-2 whitespace-nowrap">{r.resolvedAt === null ? '—' : formatTime(r.resolvedAt, now)}</td>
+        </tr>
+      ))}
+    </DataTable>
   );
 }
 
@@ -74,31 +61,21 @@ function ReportedDecisions() {
         Decisions another program recorded through <code className="rounded bg-surface-2 px-1">POST /api/approvals</code>. svc did not see them
         taken, they answer none of its approvals, and they granted nothing.
       </p>
-      <div className="overflow-x-auto rounded-lg border border-border" tabIndex={0} role="region" aria-label="Decisions reported by clients">
-        <table className="w-full text-left text-sm">
-          <caption className="sr-only">Decisions reported by clients, newest first</caption>
-          <thead className="bg-surface-2 text-muted">
-            <tr>
-              <th scope="col" className="px-3 py-2 font-medium">Reported</th>
-              <th scope="col" className="px-3 py-2 font-medium">Tool</th>
-              <th scope="col" className="px-3 py-2 font-medium">Agent</th>
-              <th scope="col" className="px-3 py-2 font-medium">Says</th>
-              <th scope="col" className="px-3 py-2 font-medium">Reason given</th>
-            </tr>
-          </thead>
-          <tbody>
-            {reported.data.map((r) => (
-              <tr key={r.id} className="border-t border-border bg-surface">
-                <td className="px-3 py-2 whitespace-nowrap">{formatTime(r.createdAt, now)}</td>
-                <td className="px-3 py-2 font-mono break-all">{r.toolName}</td>
-                <td className="px-3 py-2 break-all">{r.agentId ?? 'unknown'}</td>
-                <td className="px-3 py-2">{OUTCOME_LABEL[r.action]}</td>
-                <td className="px-3 py-2 break-words">{r.reason ?? '—'}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
+      <DataTable
+        label="Decisions reported by clients"
+        caption="Decisions reported by clients, newest first"
+        columns={['Reported', 'Tool', 'Agent', 'Says', 'Reason given']}
+      >
+        {reported.data.map((r) => (
+          <tr key={r.id} className="border-t border-border bg-surface">
+            <td className="px-3 py-2 whitespace-nowrap">{formatTime(r.createdAt, now)}</td>
+            <td className="px-3 py-2 font-mono break-all">{r.toolName}</td>
+            <td className="px-3 py-2 break-all">{r.agentId ?? 'unknown'}</td>
+            <td className="px-3 py-2">{OUTCOME_LABEL[r.action]}</td>
+            <td className="px-3 py-2 break-words">{r.reason ?? '—'}</td>
+          </tr>
+        ))}
+      </DataTable>
     </section>
   );
 }
