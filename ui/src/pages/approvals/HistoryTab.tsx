@@ -69,10 +69,11 @@ function ReportedDecisions() {
         {reported.data.map((r) => (
           <tr key={r.id} className="border-t border-border bg-surface">
             <td className="px-3 py-2 whitespace-nowrap">{formatTime(r.createdAt, now)}</td>
-            <td className="px-3 py-2 font-mono break-all">{r.toolName}</td>
-            <td className="px-3 py-2 break-all">{r.agentId ?? 'unknown'}</td>
-            <td className="px-3 py-2">{OUTCOME_LABEL[r.action]}</td>
-            <td className="px-3 py-2 break-words">{r.reason ?? '—'}</td>
+            <td className="px-3 py-2 font-mono whitespace-nowrap">{r.toolName}</td>
+            <td className="px-3 py-2 whitespace-nowrap">{r.agentId ?? 'unknown'}</td>
+            <td className="px-3 py-2 whitespace-nowrap">{OUTCOME_LABEL[r.action]}</td>
+            {/* A reason reads as a sentence: the region scrolls sideways rather than squeeze it to a word a line. */}
+            <td className="min-w-64 px-3 py-2 break-words">{r.reason ?? '—'}</td>
           </tr>
         ))}
       </DataTable>
